@@ -1,0 +1,11 @@
+import { methods, route } from "@/lib/http/route";
+import { getCapabilityDetail } from "@/lib/registry/detail";
+import { getCapabilityQuerySchema } from "@/lib/schemas/capabilities";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  GET: route({
+    policy: "capabilities",
+    query: getCapabilityQuerySchema,
+    handler: ({ db, query, params }) => getCapabilityDetail(db, params.id, query.with_endpoints ?? false),
+  }),
+});

@@ -1,0 +1,11 @@
+import { methods, route } from "@/lib/http/route";
+import { listCapabilities } from "@/lib/registry";
+import { listCapabilitiesQuerySchema } from "@/lib/schemas/capabilities";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  GET: route({
+    policy: "capabilities",
+    query: listCapabilitiesQuerySchema,
+    handler: ({ db, query }) => listCapabilities(db, query),
+  }),
+});

@@ -1,0 +1,7 @@
+// Runs once when the Node server starts: open (migrate, seed) the database before the first request,
+// and start background work unless CAPDEX_WORKER=off.
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { startServer } = await import("./lib/server/start");
+  await startServer();
+}

@@ -1,0 +1,85 @@
+// Opens the database: postgres.js when DATABASE_URL is set, embedded PGlite otherwise.
+// Both run the committed migrations in drizzle/ before they are handed out.
+import path from "node:path";
+import fs from "node:fs";
+import type { SQL } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Driver = "postgres" | "pglite";
+
+export type DbHandle = { db: Db; driver: Driver; url?: string; close: () => Promise<void> };
+
+export type OpenOptions = {
+  /** postgres:// URL; wins over `pgliteDir`. */
+  url?: string;
+  /** PGlite data directory or `memory://`. */
+  pgliteDir?: string;
+  /** Connections in the postgres.js pool (default DATABASE_POOL_MAX or 4). */
+  poolMax?: number;
+  migrate?: boolean;
+};
+
+export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
+
+// One lock id for migrations, so instances starting together migrate one at a time.
+const MIGRATION_LOCK_ID = 0x43617064;
+
+export async function openDb(options: OpenOptions = {}): Promise<DbHandle> {
+  const handle = options.url ? await openPostgres(options.url, options.poolMax) : await openPglite(options.pgliteDir);
+  if (options.migrate !== false) await migrateDb(handle);
+  return handle;
+}
+
+async function openPostgres(url: string, poolMax?: number): Promise<DbHandle> {
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const client = postgres(url, {
+    max: poolMax ?? Number(process.env.DATABASE_POOL_MAX ?? 4),
+    connect_timeout: 5,
+    idle_timeout: 30,
+    onnotice: () => {},
+    connection: { application_name: "capdex" },
+  });
+  const db = drizzle({ client, schema }) as unknown as Db;
+  return { db, driver: "postgres", url, close: () => client.end({ timeout: 5 }) };
+}
+
+async function openPglite(dir = process.env.PGLITE_DIR ?? ".data/pglite"): Promise<DbHandle> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const dataDir = dir === "memory://" || dir === "" ? undefined : path.resolve(/*turbopackIgnore: true*/ dir);
+  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  const client = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  const db = drizzle({ client, schema }) as unknown as Db;
+  return { db, driver: "pglite", close: () => client.close() };
+}
+
+export async function migrateDb(handle: DbHandle): Promise<void> {
+  if (handle.driver === "pglite") {
+    const { migrate } = await import("drizzle-orm/pglite/migrator");
+    await migrate(handle.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+    return;
+  }
+  if (!handle.url) throw new Error("postgres handle without url");
+  const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  // A session-level advisory lock needs one connection for the whole migration.
+  const client = postgres(handle.url, { max: 1, connect_timeout: 5, onnotice: () => {} });
+  try {
+    await client`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+    await migrate(drizzle({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
+    await client`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`;
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}
+
+/** Rows of a raw SQL query, whichever driver ran it. */
+export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
+  return Array.isArray(result) ? result : result.rows;
+}

@@ -1,0 +1,33 @@
+// The process-wide database: opened, migrated and (when empty) seeded once, at start-up.
+import { openDb, type Db, type DbHandle } from "./client";
+import { seedIfEmpty } from "./seed";
+
+type State = { handle: Promise<DbHandle> };
+const globalState = globalThis as unknown as { __capdexDb?: State };
+
+export function getDbHandle(): Promise<DbHandle> {
+  if (!globalState.__capdexDb) {
+    const handle = (async () => {
+      const h = await openDb({ url: process.env.DATABASE_URL || undefined });
+      await seedIfEmpty(h.db);
+      return h;
+    })();
+    // A failed start (database down) is retried by the next request instead of sticking.
+    handle.catch(() => {
+      if (globalState.__capdexDb?.handle === handle) globalState.__capdexDb = undefined;
+    });
+    globalState.__capdexDb = { handle };
+  }
+  return globalState.__capdexDb.handle;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDbHandle()).db;
+}
+
+/** Tests hand in their own database. */
+export function setDbHandle(handle: DbHandle): void {
+  globalState.__capdexDb = { handle: Promise.resolve(handle) };
+}
+
+export type { Db } from "./client";

@@ -1,0 +1,394 @@
+// The whole Capdex schema: registry, listings, submissions, outcomes, accounts, limits and jobs.
+// Later features add behaviour on these tables; changing them means a new drizzle migration.
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+const createdAt = () => ts("created_at").notNull().defaultNow();
+
+// ---------------------------------------------------------------- registry
+
+export const categories = pgTable("categories", {
+  id: text("id").primaryKey(),
+  title: text("title").notNull(),
+  description: text("description").notNull().default(""),
+  position: integer("position").notNull().default(0),
+});
+
+export const capabilities = pgTable(
+  "capabilities",
+  {
+    id: text("id").primaryKey(),
+    categoryId: text("category_id")
+      .notNull()
+      .references(() => categories.id),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    aliases: text("aliases").array().notNull().default(sql`'{}'::text[]`),
+    examples: text("examples").array().notNull().default(sql`'{}'::text[]`),
+    // catalogue | operator | submission
+    source: text("source").notNull().default("catalogue"),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [index("capabilities_category_idx").on(t.categoryId)],
+);
+
+/** Small key/value counters shared by every instance (e.g. `registry_version`). */
+export const meta = pgTable("meta", {
+  key: text("key").primaryKey(),
+  value: bigint("value", { mode: "number" }).notNull().default(0),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});
+
+// ---------------------------------------------------------------- accounts (Auth.js)
+
+export const users = pgTable("users", {
+  id: text("id")
+    .primaryKey()
+    .$defaultFn(() => crypto.randomUUID()),
+  name: text("name"),
+  email: text("email").unique(),
+  emailVerified: timestamp("emailVerified", { mode: "date" }),
+  image: text("image"),
+  createdAt: createdAt(),
+});
+
+export const accounts = pgTable(
+  "accounts",
+  {
+    userId: text("userId")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    provider: text("provider").notNull(),
+    providerAccountId: text("providerAccountId").notNull(),
+    refresh_token: text("refresh_token"),
+    access_token: text("access_token"),
+    expires_at: integer("expires_at"),
+    token_type: text("token_type"),
+    scope: text("scope"),
+    id_token: text("id_token"),
+    session_state: text("session_state"),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.providerAccountId] })],
+);
+
+export const sessions = pgTable("sessions", {
+  sessionToken: text("sessionToken").primaryKey(),
+  userId: text("userId")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  expires: timestamp("expires", { mode: "date" }).notNull(),
+});
+
+export const verificationTokens = pgTable(
+  "verification_tokens",
+  {
+    identifier: text("identifier").notNull(),
+    token: text("token").notNull(),
+    expires: timestamp("expires", { mode: "date" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.identifier, t.token] })],
+);
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull().default("default"),
+    // first characters of the key, shown so people can tell keys apart
+    prefix: text("prefix").notNull(),
+    // hex SHA-256 of the whole key; the key itself is never stored
+    hash: text("hash").notNull().unique(),
+    createdAt: createdAt(),
+    lastUsedAt: ts("last_used_at"),
+    revokedAt: ts("revoked_at"),
+  },
+  (t) => [index("api_keys_user_idx").on(t.userId)],
+);
+
+// ---------------------------------------------------------------- providers and endpoints
+
+export const providers = pgTable(
+  "providers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    contactEmail: text("contact_email"),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    isDemo: boolean("is_demo").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index("providers_user_idx").on(t.userId)],
+);
+
+export const endpoints = pgTable(
+  "endpoints",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    capabilityId: text("capability_id")
+      .notNull()
+      .references(() => capabilities.id),
+    providerId: uuid("provider_id")
+      .notNull()
+      .references(() => providers.id),
+    submissionId: uuid("submission_id"),
+    url: text("url").notNull(),
+    method: text("method").notNull().default("GET"),
+    // lower-case ASCII host of url; domain = registrable domain (public suffix list)
+    host: text("host").notNull(),
+    domain: text("domain").notNull(),
+    description: text("description").notNull().default(""),
+    paymentType: text("payment_type").notNull().default("x402"),
+    pricePerCall: doublePrecision("price_per_call").notNull(),
+    // friendly network name, e.g. "base" (lib/schemas/networks.ts)
+    network: text("network").notNull().default("base"),
+    acceptedAssets: text("accepted_assets").array().notNull().default(sql`'{"USDC"}'::text[]`),
+    // listed | delisted
+    status: text("status").notNull().default("listed"),
+    isDemo: boolean("is_demo").notNull().default(false),
+    // domain ownership (DNS TXT), re-checked daily
+    domainVerified: boolean("domain_verified").notNull().default(true),
+    domainCheckedAt: ts("domain_checked_at"),
+    domainNextCheckAt: ts("domain_next_check_at"),
+    domainReason: text("domain_reason"),
+    // endpoint checks (probes): verified | failing | unverified
+    checkState: text("check_state").notNull().default("unverified"),
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    lastCheckAt: ts("last_check_at"),
+    lastCheckOk: boolean("last_check_ok"),
+    lastCheckReason: text("last_check_reason"),
+    lastCheckStatus: integer("last_check_status"),
+    lastCheckLatencyMs: integer("last_check_latency_ms"),
+    lastVerifiedAt: ts("last_verified_at"),
+    nextCheckAt: ts("next_check_at"),
+    checkClaimedUntil: ts("check_claimed_until"),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("endpoints_url_capability_uq").on(t.url, t.capabilityId),
+    index("endpoints_capability_idx").on(t.capabilityId),
+    index("endpoints_provider_idx").on(t.providerId),
+    index("endpoints_next_check_idx").on(t.nextCheckAt),
+  ],
+);
+
+/** One row per probe of an endpoint (append-only). */
+export const endpointChecks = pgTable(
+  "endpoint_checks",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => endpoints.id, { onDelete: "cascade" }),
+    checkedAt: ts("checked_at").notNull().defaultNow(),
+    ok: boolean("ok").notNull(),
+    reason: text("reason").notNull(),
+    statusCode: integer("status_code"),
+    latencyMs: integer("latency_ms"),
+    detail: jsonb("detail"),
+  },
+  (t) => [index("endpoint_checks_endpoint_idx").on(t.endpointId, t.checkedAt)],
+);
+
+// ---------------------------------------------------------------- submissions and domains
+
+export const submissions = pgTable(
+  "submissions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    // pending_verification | verified | expired | rejected
+    status: text("status").notNull().default("pending_verification"),
+    endpointUrl: text("endpoint_url").notNull(),
+    host: text("host").notNull(),
+    domain: text("domain").notNull(),
+    capabilityId: text("capability_id")
+      .notNull()
+      .references(() => capabilities.id),
+    contactEmail: text("contact_email").notNull(),
+    providerName: text("provider_name").notNull(),
+    pricePerCall: doublePrecision("price_per_call").notNull(),
+    method: text("method").notNull().default("GET"),
+    network: text("network").notNull().default("base"),
+    acceptedAssets: text("accepted_assets").array().notNull().default(sql`'{"USDC"}'::text[]`),
+    paymentType: text("payment_type").notNull().default("x402"),
+    description: text("description").notNull().default(""),
+    token: text("token").notNull(),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    endpointId: uuid("endpoint_id"),
+    expiresAt: ts("expires_at").notNull(),
+    checkedAt: ts("checked_at"),
+    // { found_records: string[], reason: string }
+    lastCheck: jsonb("last_check"),
+    nextCheckAt: ts("next_check_at"),
+    claimedUntil: ts("claimed_until"),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("submissions_status_next_idx").on(t.status, t.nextCheckAt),
+    index("submissions_user_idx").on(t.userId),
+  ],
+);
+
+/** Domains a signed-in user has proven; later submissions on them are verified at once. */
+export const verifiedDomains = pgTable(
+  "verified_domains",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    domain: text("domain").notNull(),
+    recordName: text("record_name").notNull(),
+    token: text("token").notNull(),
+    verifiedAt: ts("verified_at").notNull().defaultNow(),
+    lastCheckedAt: ts("last_checked_at"),
+    nextCheckAt: ts("next_check_at"),
+    // verified | lost
+    status: text("status").notNull().default("verified"),
+  },
+  (t) => [uniqueIndex("verified_domains_user_domain_uq").on(t.userId, t.domain)],
+);
+
+// ---------------------------------------------------------------- outcomes
+
+/** Every outcome report as received (append-only); weight is what it counted for. */
+export const outcomeReports = pgTable(
+  "outcome_reports",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => endpoints.id, { onDelete: "cascade" }),
+    success: boolean("success").notNull(),
+    latencyMs: integer("latency_ms"),
+    statusCode: smallint("status_code"),
+    discoveryId: uuid("discovery_id"),
+    // anonymous | authenticated | probe
+    reporterKind: text("reporter_kind").notNull(),
+    // a stable, non-reversible id of the reporter (key id or hashed address)
+    reporterKey: text("reporter_key").notNull(),
+    userId: text("user_id"),
+    // base weight from the reporter's tier and discovery; caps apply when rolled up
+    weight: doublePrecision("weight").notNull(),
+    // false until the rollup job has counted it (lib/outcomes)
+    rolledUp: boolean("rolled_up").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("outcome_reports_endpoint_created_idx").on(t.endpointId, t.createdAt),
+    index("outcome_reports_pending_idx").on(t.createdAt).where(sql`not ${t.rolledUp}`),
+  ],
+);
+
+/**
+ * Per-endpoint hourly rollups, written by the rollup job from outcome_reports (and by probes).
+ * `shard` lets independent writers of one endpoint-hour avoid each other; readers sum the shards.
+ * latency_hist holds weighted counts per log-spaced bucket (lib/outcomes/histogram.ts).
+ */
+export const outcomeRollups = pgTable(
+  "outcome_rollups",
+  {
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => endpoints.id, { onDelete: "cascade" }),
+    hour: ts("hour").notNull(),
+    shard: smallint("shard").notNull().default(0),
+    reports: integer("reports").notNull().default(0),
+    successes: integer("successes").notNull().default(0),
+    wSuccess: doublePrecision("w_success").notNull().default(0),
+    wTotal: doublePrecision("w_total").notNull().default(0),
+    // sparse map: bucket index -> weighted count
+    latencyHist: jsonb("latency_hist").$type<Record<string, number>>().notNull().default({}),
+  },
+  (t) => [primaryKey({ columns: [t.endpointId, t.hour, t.shard] }), index("outcome_rollups_hour_idx").on(t.hour)],
+);
+
+/** Weight already counted per reporter, endpoint and hour, to cap any one reporter's influence. */
+export const reporterWeights = pgTable(
+  "reporter_weights",
+  {
+    endpointId: uuid("endpoint_id").notNull(),
+    hour: ts("hour").notNull(),
+    reporterKey: text("reporter_key").notNull(),
+    weight: doublePrecision("weight").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.endpointId, t.hour, t.reporterKey] })],
+);
+
+// ---------------------------------------------------------------- discovery log
+
+/** Answers of POST /discover, so outcome reports can be tied to them (kept for a day). */
+export const discoveries = pgTable(
+  "discoveries",
+  {
+    id: uuid("id").primaryKey(),
+    capabilityId: text("capability_id").notNull(),
+    principalKey: text("principal_key").notNull(),
+    endpointIds: uuid("endpoint_ids").array().notNull(),
+    viaIntent: boolean("via_intent").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index("discoveries_created_idx").on(t.createdAt)],
+);
+
+/** Discover requests counted per capability and hour (for the stats). */
+export const discoverCounters = pgTable(
+  "discover_counters",
+  {
+    capabilityId: text("capability_id").notNull(),
+    hour: ts("hour").notNull(),
+    requests: integer("requests").notNull().default(0),
+    intentRequests: integer("intent_requests").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.capabilityId, t.hour] }), index("discover_counters_hour_idx").on(t.hour)],
+);
+
+// ---------------------------------------------------------------- limits and jobs
+
+/** Fixed-window rate-limit counters, one row per policy and caller. */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  windowStart: ts("window_start").notNull(),
+  count: integer("count").notNull().default(0),
+});
+
+/** Claims of periodic jobs, so one instance runs each at a time. */
+export const jobClaims = pgTable("job_claims", {
+  name: text("name").primaryKey(),
+  claimedBy: text("claimed_by"),
+  claimedUntil: ts("claimed_until"),
+  lastRunAt: ts("last_run_at"),
+  lastResult: jsonb("last_result"),
+});
+
+export type Capability = typeof capabilities.$inferSelect;
+export type Category = typeof categories.$inferSelect;
+export type Endpoint = typeof endpoints.$inferSelect;
+export type NewEndpoint = typeof endpoints.$inferInsert;
+export type Provider = typeof providers.$inferSelect;
+export type Submission = typeof submissions.$inferSelect;
+export type ApiKey = typeof apiKeys.$inferSelect;
+export type User = typeof users.$inferSelect;

@@ -1,0 +1,40 @@
+// Seeding: `demo` (catalogue + demo providers and history), `catalogue` (capabilities only), `none`;
+// and the benchmark-sized registry (`--scale N`: N capabilities, 20N endpoints, 1000N reports).
+import { sql } from "drizzle-orm";
+import { queryRows, type Db } from "../client";
+import { CATALOGUE, seedCatalogue } from "./catalogue";
+import { seedDemoEndpoints, seedDemoHistory } from "./demo";
+import { seedScale } from "./scale";
+
+export type SeedMode = "demo" | "catalogue" | "none";
+
+export function seedModeFromEnv(value = process.env.CAPDEX_SEED): SeedMode {
+  const v = (value ?? "demo").trim().toLowerCase();
+  if (v === "demo" || v === "catalogue" || v === "none") return v;
+  throw new Error(`CAPDEX_SEED must be demo, catalogue or none (got "${value}")`);
+}
+
+export async function isEmpty(db: Db): Promise<boolean> {
+  const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from capabilities`);
+  return Number(row.n) === 0;
+}
+
+export async function seedDatabase(db: Db, mode: SeedMode): Promise<Record<string, number>> {
+  if (mode === "none") return {};
+  const capabilities = await seedCatalogue(db);
+  if (mode === "catalogue") return { capabilities };
+  const caps = CATALOGUE.capabilities.map((c) => ({ id: c.id }));
+  const { providers, endpoints } = await seedDemoEndpoints(db, caps);
+  const reports = await seedDemoHistory(db);
+  return { capabilities, providers, endpoints, reports };
+}
+
+/** At start-up: seed an empty database as CAPDEX_SEED says (demo by default). */
+export async function seedIfEmpty(db: Db): Promise<boolean> {
+  const mode = seedModeFromEnv();
+  if (mode === "none" || !(await isEmpty(db))) return false;
+  await seedDatabase(db, mode);
+  return true;
+}
+
+export { seedScale };

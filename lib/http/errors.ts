@@ -1,0 +1,95 @@
+// The one error type of the API. Domain code throws ApiError; lib/http turns it into problem+json.
+
+export const ERROR_CODES = {
+  invalid_json: { status: 400, title: "The body is not valid JSON" },
+  bad_request: { status: 400, title: "Bad request" },
+  invalid_api_key: { status: 401, title: "The API key is not valid" },
+  forbidden: { status: 403, title: "Forbidden" },
+  not_found: { status: 404, title: "Not found" },
+  capability_not_found: { status: 404, title: "Unknown capability" },
+  endpoint_not_found: { status: 404, title: "Unknown endpoint" },
+  submission_not_found: { status: 404, title: "Unknown submission" },
+  intent_unresolved: { status: 404, title: "No capability matches the intent" },
+  method_not_allowed: { status: 405, title: "Method not allowed" },
+  already_listed: { status: 409, title: "Already listed" },
+  verification_failed: { status: 409, title: "Domain verification failed" },
+  conflict: { status: 409, title: "Conflict" },
+  payload_too_large: { status: 413, title: "The body is too large" },
+  unsupported_media_type: { status: 415, title: "Send application/json" },
+  validation_failed: { status: 422, title: "The request is not valid" },
+  unknown_field: { status: 422, title: "The request has a field this operation does not take" },
+  rate_limited: { status: 429, title: "Too many requests" },
+  internal_error: { status: 500, title: "Internal error" },
+  unavailable: { status: 503, title: "Service unavailable" },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export type FieldError = { pointer: string; detail: string };
+
+export type ApiErrorOptions = {
+  errors?: FieldError[];
+  /** Extra members of the problem body (e.g. suggestions, candidates, retry_after). */
+  extras?: Record<string, unknown>;
+  headers?: Record<string, string>;
+};
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors?: FieldError[];
+  readonly extras?: Record<string, unknown>;
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, detail?: string, options: ApiErrorOptions = {}) {
+    super(detail ?? ERROR_CODES[code].title);
+    this.name = "ApiError";
+    this.code = code;
+    this.status = ERROR_CODES[code].status;
+    this.errors = options.errors;
+    this.extras = options.extras;
+    this.headers = options.headers;
+  }
+}
+
+export function isApiError(err: unknown): err is ApiError {
+  return err instanceof ApiError;
+}
+
+/** Pointer of a path inside a JSON document (RFC 6901), e.g. ["constraints","max_price"] -> "#/constraints/max_price". */
+export function toPointer(path: ReadonlyArray<PropertyKey>): string {
+  return "#" + path.map((p) => "/" + String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
+}
+
+const DB_UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "57P01", // admin_shutdown
+  "57P03", // cannot_connect_now
+  "53300", // too_many_connections
+]);
+
+/** True when an error means the database cannot be reached (as opposed to a bug). */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && DB_UNAVAILABLE_CODES.has(code)) return true;
+    if (e instanceof DatabaseUnavailableError) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+export class DatabaseUnavailableError extends Error {
+  constructor(message = "database unavailable", options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "DatabaseUnavailableError";
+  }
+}

@@ -1,0 +1,42 @@
+// Renders errors as RFC 9457 problem details: stable code, pointer list, no internals.
+import { ApiError, ERROR_CODES, isApiError, isDatabaseUnavailable } from "./errors";
+
+export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+
+export function siteOrigin(fallback?: string): string {
+  const configured = process.env.CAPDEX_ORIGIN ?? process.env.AUTH_URL;
+  if (configured) return configured.replace(/\/+$/, "").replace(/\/api\/auth$/, "");
+  return fallback ?? "http://localhost:3000";
+}
+
+export function toApiError(err: unknown): ApiError {
+  if (isApiError(err)) return err;
+  if (isDatabaseUnavailable(err)) {
+    return new ApiError("unavailable", "The database cannot be reached; try again shortly.", {
+      headers: { "Retry-After": "5" },
+    });
+  }
+  return new ApiError("internal_error", "Something went wrong on our side; the request id helps us find it.");
+}
+
+export function problemBody(err: ApiError, requestId: string, origin: string) {
+  return {
+    type: `${origin}/docs/errors#${err.code}`,
+    title: ERROR_CODES[err.code].title,
+    status: err.status,
+    detail: err.message,
+    code: err.code,
+    request_id: requestId,
+    ...(err.errors?.length ? { errors: err.errors } : {}),
+    ...(err.extras ?? {}),
+  };
+}
+
+export function problemResponse(err: ApiError, requestId: string, origin: string, headers?: HeadersInit): Response {
+  const h = new Headers(headers);
+  h.set("Content-Type", PROBLEM_CONTENT_TYPE);
+  h.set("X-Request-Id", requestId);
+  h.set("Cache-Control", "no-store");
+  for (const [k, v] of Object.entries(err.headers ?? {})) h.set(k, v);
+  return new Response(JSON.stringify(problemBody(err, requestId, origin)), { status: err.status, headers: h });
+}

@@ -1,0 +1,122 @@
+// The one route wrapper: request id, principal, rate limit, body cap, strict zod parsing, and
+// every error rendered as problem+json. Handlers stay a few lines long.
+import type { z } from "zod";
+import { getDb } from "@/lib/db";
+import type { Db } from "@/lib/db/client";
+import { resolvePrincipal, type Principal } from "@/lib/auth/principal";
+import { checkRateLimit, type PolicyName } from "@/lib/ratelimit";
+import { readJsonBody, checkJsonValue } from "./body";
+import { ApiError } from "./errors";
+import { problemResponse, siteOrigin, toApiError } from "./problem";
+import { parseOrThrow, queryObject } from "./validate";
+
+export type RouteContext<B, Q> = {
+  req: Request;
+  url: URL;
+  db: Db;
+  principal: Principal;
+  body: B;
+  query: Q;
+  params: Record<string, string>;
+  requestId: string;
+  origin: string;
+};
+
+type RouteOptions<BS extends z.ZodType | undefined, QS extends z.ZodType | undefined> = {
+  /** Rate-limit policy of the operation (lib/ratelimit/policies.ts). */
+  policy?: PolicyName;
+  body?: BS;
+  query?: QS;
+  /** Status of a successful plain-object answer (default 200). */
+  status?: number;
+  handler: (
+    ctx: RouteContext<BS extends z.ZodType ? z.output<BS> : undefined, QS extends z.ZodType ? z.output<QS> : undefined>,
+  ) => Promise<unknown> | unknown;
+};
+
+export type RouteHandler = (req: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+export function requestIdOf(req: Request): string {
+  const given = req.headers.get("x-request-id");
+  return given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+}
+
+export function route<BS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined>(
+  options: RouteOptions<BS, QS>,
+): RouteHandler {
+  return async (req, context) => {
+    const requestId = requestIdOf(req);
+    const url = new URL(req.url);
+    const origin = siteOrigin(url.origin);
+    let limitHeaders: Record<string, string> = {};
+    try {
+      const db = await getDb();
+      const principal = await resolvePrincipal(req, db, url);
+      if (options.policy) {
+        const limit = await checkRateLimit(db, options.policy, principal);
+        limitHeaders = limit.headers;
+        if (!limit.allowed) throw limit.error;
+      }
+      const rawQuery = queryObject(url);
+      checkJsonValue(rawQuery);
+      const query = options.query ? parseOrThrow(options.query, rawQuery) : undefined;
+      const body = options.body ? parseOrThrow(options.body, await readJsonBody(req)) : undefined;
+      const rawParams = context?.params ? await context.params : {};
+      const params = Object.fromEntries(
+        Object.entries(rawParams).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]),
+      );
+      const result = await options.handler({
+        req,
+        url,
+        db,
+        principal,
+        body: body as never,
+        query: query as never,
+        params,
+        requestId,
+        origin,
+      });
+      const response = result instanceof Response ? result : json(result, options.status ?? 200);
+      response.headers.set("X-Request-Id", requestId);
+      for (const [k, v] of Object.entries(limitHeaders)) response.headers.set(k, v);
+      return response;
+    } catch (err) {
+      const apiError = toApiError(err);
+      if (apiError.status >= 500) logServerError(requestId, err);
+      return problemResponse(apiError, requestId, origin, limitHeaders);
+    }
+  };
+}
+
+export function json(data: unknown, status = 200, headers?: HeadersInit): Response {
+  const h = new Headers(headers);
+  h.set("Content-Type", "application/json; charset=utf-8");
+  if (!h.has("Cache-Control")) h.set("Cache-Control", "no-store");
+  return new Response(JSON.stringify(data), { status, headers: h });
+}
+
+function logServerError(requestId: string, err: unknown) {
+  console.error(`[capdex] request ${requestId} failed:`, err);
+}
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Method = (typeof METHODS)[number];
+
+/**
+ * Every method a route file exports: the given handlers, and problem+json 405 with Allow for the rest
+ * (Next's own 405 has neither a body nor an Allow header).
+ */
+export function methods(handlers: Partial<Record<Method, RouteHandler>>): Record<Method, RouteHandler> {
+  const allowed = METHODS.filter((m) => handlers[m]);
+  const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+  const notAllowed: RouteHandler = async (req) => {
+    const requestId = requestIdOf(req);
+    const err = new ApiError("method_not_allowed", `${req.method} is not allowed here; use ${allowed.join(" or ")}.`, {
+      headers: { Allow: allow },
+    });
+    return problemResponse(err, requestId, siteOrigin(new URL(req.url).origin));
+  };
+  return Object.fromEntries(METHODS.map((m) => [m, handlers[m] ?? notAllowed])) as Record<Method, RouteHandler>;
+}

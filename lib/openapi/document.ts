@@ -1,0 +1,149 @@
+// The OpenAPI 3.1 document, built from the same zod schemas the handlers parse with.
+import { z } from "zod";
+import { getCapabilityQuerySchema, capabilityDetailSchema, listCapabilitiesQuerySchema, listCapabilitiesResponseSchema } from "@/lib/schemas/capabilities";
+import { problemSchema } from "@/lib/schemas/common";
+import { API_VERSION, descriptorSchema } from "@/lib/schemas/descriptor";
+import { discoverBodySchema, discoverResponseSchema } from "@/lib/schemas/discover";
+import { reportOutcomeBodySchema, reportOutcomeResponseSchema } from "@/lib/schemas/outcomes";
+import { statsResponseSchema } from "@/lib/schemas/stats";
+import { submissionSchema, submitBodySchema, submitResponseSchema } from "@/lib/schemas/submit";
+import { POLICIES, type PolicyName } from "@/lib/ratelimit/policies";
+
+type JsonSchema = Record<string, unknown>;
+type Operation = {
+  method: "get" | "post";
+  path: string;
+  summary: string;
+  policy?: PolicyName;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  response: { status: number; schema: z.ZodType; description: string };
+  errors: number[];
+  pathParams?: Record<string, string>;
+};
+
+const OPERATIONS: Operation[] = [
+  { method: "get", path: "/", summary: "Service descriptor", response: { status: 200, schema: descriptorSchema, description: "The descriptor" }, errors: [] },
+  {
+    method: "get", path: "/capabilities", summary: "List capabilities (keyword search, category filter, endpoint counts)", policy: "capabilities",
+    query: listCapabilitiesQuerySchema, response: { status: 200, schema: listCapabilitiesResponseSchema, description: "A page of capabilities, ordered by id" }, errors: [401, 422, 429],
+  },
+  {
+    method: "get", path: "/capabilities/{id}", summary: "One capability, with its ranked endpoints on request", policy: "capabilities",
+    query: getCapabilityQuerySchema, pathParams: { id: "Capability id, e.g. weather.current" },
+    response: { status: 200, schema: capabilityDetailSchema, description: "The capability" }, errors: [401, 404, 422, 429],
+  },
+  {
+    method: "post", path: "/discover", summary: "Ranked endpoints for a capability id or a natural-language intent", policy: "discover",
+    body: discoverBodySchema, response: { status: 200, schema: discoverResponseSchema, description: "Ranked and fallback endpoints" }, errors: [400, 401, 404, 413, 415, 422, 429],
+  },
+  {
+    method: "post", path: "/submit", summary: "Submit an endpoint for listing; answers with the DNS TXT record to publish", policy: "submit",
+    body: submitBodySchema, response: { status: 202, schema: submitResponseSchema, description: "Submission accepted, pending verification" }, errors: [400, 401, 404, 409, 413, 415, 422, 429],
+  },
+  {
+    method: "get", path: "/submit/{id}", summary: "State of a submission", policy: "submission", pathParams: { id: "Submission id (UUID)" },
+    response: { status: 200, schema: submissionSchema, description: "The submission" }, errors: [401, 404, 422, 429],
+  },
+  {
+    method: "post", path: "/submit/{id}/verify", summary: "Look the DNS TXT record up now", policy: "submission", pathParams: { id: "Submission id (UUID)" },
+    response: { status: 200, schema: submissionSchema, description: "The submission after the check" }, errors: [401, 404, 409, 422, 429],
+  },
+  {
+    method: "post", path: "/report_outcome", summary: "Report how a call to an endpoint went", policy: "report_outcome",
+    body: reportOutcomeBodySchema, response: { status: 202, schema: reportOutcomeResponseSchema, description: "Report accepted" }, errors: [400, 401, 404, 413, 415, 422, 429],
+  },
+  { method: "get", path: "/stats", summary: "Public network statistics", policy: "stats", response: { status: 200, schema: statsResponseSchema, description: "Statistics" }, errors: [401, 429] },
+  { method: "get", path: "/openapi.json", summary: "This document", response: { status: 200, schema: z.object({}).catchall(z.unknown()), description: "OpenAPI 3.1" }, errors: [] },
+  { method: "get", path: "/health", summary: "Process liveness", response: { status: 200, schema: z.object({ status: z.literal("ok") }), description: "Up" }, errors: [] },
+  {
+    method: "get", path: "/ready", summary: "Readiness: database reachable, migrations applied",
+    response: { status: 200, schema: z.object({ status: z.string() }).catchall(z.unknown()), description: "Ready" }, errors: [503],
+  },
+];
+
+const components: Record<string, JsonSchema> = {};
+
+function convert(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const out = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as JsonSchema;
+  const defs = (out.$defs ?? {}) as Record<string, JsonSchema>;
+  delete out.$defs;
+  delete out.$schema;
+  for (const [id, def] of Object.entries(defs)) components[id] = rewriteRefs(def);
+  return rewriteRefs(out);
+}
+
+function rewriteRefs<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/')) as T;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Malformed request (invalid JSON, key in the query string)",
+  401: "Invalid API key",
+  404: "Not found",
+  409: "Conflict",
+  413: "Body over 64 KiB",
+  415: "Not JSON",
+  422: "Validation failed or unknown field",
+  429: "Rate limited",
+  503: "Unavailable",
+};
+
+let cached: Record<string, unknown> | null = null;
+
+export function buildOpenApiDocument(origin: string): Record<string, unknown> {
+  if (!cached) cached = build();
+  return { ...cached, servers: [{ url: `${origin}/api` }] };
+}
+
+function build(): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const problemRef = { $ref: "#/components/schemas/Problem" };
+  convert(problemSchema, "output");
+  for (const op of OPERATIONS) {
+    const parameters: unknown[] = [];
+    for (const [name, description] of Object.entries(op.pathParams ?? {})) {
+      parameters.push({ name, in: "path", required: true, description, schema: { type: "string" } });
+    }
+    if (op.query) {
+      const shape = op.query.shape as Record<string, z.ZodType>;
+      for (const [name, s] of Object.entries(shape)) {
+        parameters.push({ name, in: "query", required: false, schema: convert(s, "input") });
+      }
+    }
+    const responses: Record<string, unknown> = {
+      [op.response.status]: { description: op.response.description, content: { "application/json": { schema: convert(op.response.schema, "output") } } },
+    };
+    for (const status of op.errors) {
+      responses[status] = { description: STATUS_TEXT[status] ?? "Error", content: { "application/problem+json": { schema: problemRef } } };
+    }
+    const policy = op.policy ? POLICIES[op.policy] : null;
+    paths[op.path] = {
+      ...(paths[op.path] ?? {}),
+      [op.method]: {
+        operationId: `${op.method}${op.path.replace(/[{}]/g, "").replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
+        summary: op.summary,
+        ...(policy
+          ? { description: `Rate limit: ${policy.anonymous} anonymous / ${policy.authenticated} authenticated per ${policy.windowSeconds === 60 ? "minute" : "hour"}.` }
+          : {}),
+        ...(parameters.length ? { parameters } : {}),
+        ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: convert(op.body, "input") } } } } : {}),
+        responses,
+        security: op.policy ? [{}, { apiKey: [] }] : [],
+      },
+    };
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Capdex API",
+      version: API_VERSION,
+      description: "Discovery of callable HTTP APIs: capabilities, ranked endpoints, submissions, outcome reports and statistics.",
+    },
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "Authorization: Bearer cdx_..." } },
+    },
+  };
+}

@@ -1,0 +1,15 @@
+// The rate-limit table of API.md: one policy per operation, a limit per tier and a window.
+
+export const POLICIES = {
+  discover: { anonymous: 60, authenticated: 600, windowSeconds: 60 },
+  capabilities: { anonymous: 120, authenticated: 1200, windowSeconds: 60 },
+  report_outcome: { anonymous: 300, authenticated: 3000, windowSeconds: 60 },
+  submit: { anonymous: 10, authenticated: 100, windowSeconds: 3600 },
+  stats: { anonymous: 120, authenticated: 1200, windowSeconds: 60 },
+  submission: { anonymous: 60, authenticated: 600, windowSeconds: 60 },
+} as const;
+
+export type PolicyName = keyof typeof POLICIES;
+
+/** Operations whose answers may be served when the limiter's storage fails (reads). */
+export const READ_POLICIES: ReadonlySet<PolicyName> = new Set(["discover", "capabilities", "stats"]);

@@ -1,0 +1,61 @@
+// The in-memory copy of the registry, reloaded when the registry version in the database changes
+// (checked at most once a second), so every instance sees new capabilities almost at once.
+import { asc } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { capabilities, categories, type Capability, type Category } from "@/lib/db/schema";
+import { getRegistryVersion } from "./version";
+
+export type Registry = {
+  version: number;
+  capabilities: Capability[];
+  byId: Map<string, Capability>;
+  categories: Category[];
+  /** Built lazily by consumers (e.g. the intent index), cached per registry version. */
+  derived: Map<string, unknown>;
+};
+
+const CHECK_EVERY_MS = 1000;
+type CacheEntry = { registry: Registry; checkedAt: number; pending?: Promise<Registry> };
+const caches = new WeakMap<object, CacheEntry>();
+
+export async function getRegistry(db: Db): Promise<Registry> {
+  const entry = caches.get(db);
+  const now = Date.now();
+  if (entry && now - entry.checkedAt < CHECK_EVERY_MS) return entry.registry;
+  if (entry?.pending) return entry.pending;
+  const pending = (async () => {
+    const version = await getRegistryVersion(db);
+    if (entry && entry.registry.version === version) {
+      entry.checkedAt = Date.now();
+      return entry.registry;
+    }
+    const registry = await loadRegistry(db, version);
+    caches.set(db, { registry, checkedAt: Date.now() });
+    return registry;
+  })();
+  if (entry) entry.pending = pending;
+  try {
+    return await pending;
+  } finally {
+    if (entry) entry.pending = undefined;
+  }
+}
+
+/** Forget the cached copy (after a change made by this instance). */
+export function invalidateRegistry(db: Db) {
+  caches.delete(db);
+}
+
+/** A value derived from the registry (such as a search index), built once per registry version. */
+export function derive<T>(registry: Registry, key: string, build: (r: Registry) => T): T {
+  if (!registry.derived.has(key)) registry.derived.set(key, build(registry));
+  return registry.derived.get(key) as T;
+}
+
+async function loadRegistry(db: Db, version: number): Promise<Registry> {
+  const [caps, cats] = await Promise.all([
+    db.select().from(capabilities).orderBy(asc(capabilities.id)),
+    db.select().from(categories).orderBy(asc(categories.position), asc(categories.id)),
+  ]);
+  return { version, capabilities: caps, byId: new Map(caps.map((c) => [c.id, c])), categories: cats, derived: new Map() };
+}

@@ -1,0 +1,26 @@
+// GET /api: the service descriptor, and the list of public operations it names.
+import { z } from "zod";
+
+export const API_VERSION = "0.1";
+
+export const OPERATIONS: Record<string, string> = {
+  "POST /discover": "Find ranked endpoints by capability or intent",
+  "GET /capabilities": "List all capabilities",
+  "GET /capabilities/{id}": "One capability, optionally with its ranked endpoints",
+  "GET /stats": "Public network statistics",
+  "POST /submit": "Submit an endpoint for listing (DNS TXT domain verification)",
+  "GET /submit/{id}": "State of a submission",
+  "POST /submit/{id}/verify": "Check a submission's DNS TXT record now",
+  "POST /report_outcome": "Report how a call to an endpoint went",
+  "GET /openapi.json": "OpenAPI 3.1 description of this API",
+  "GET /health": "Process liveness",
+  "GET /ready": "Readiness: database reachable and migrated",
+};
+
+export const descriptorSchema = z
+  .object({ name: z.string(), version: z.string(), docs: z.string(), endpoints: z.record(z.string(), z.string()) })
+  .meta({ id: "Descriptor" });
+
+export function buildDescriptor(origin: string) {
+  return { name: "Capdex", version: API_VERSION, docs: `${origin}/docs`, endpoints: OPERATIONS };
+}

@@ -1,0 +1,119 @@
+// POST /discover: request and response.
+import { z } from "zod";
+import { capabilityIdSchema, timestampSchema, uuidSchema } from "./common";
+import { NETWORK_NAMES, normalizeNetwork } from "./networks";
+
+export const RANKING_PRESETS = {
+  default: { success: 0.45, latency: 0.25, price: 0.2, stability: 0.1 },
+  reliability: { success: 0.6, latency: 0.2, price: 0.1, stability: 0.1 },
+  speed: { success: 0.3, latency: 0.5, price: 0.1, stability: 0.1 },
+  budget: { success: 0.3, latency: 0.1, price: 0.5, stability: 0.1 },
+  balanced: { success: 0.3, latency: 0.25, price: 0.25, stability: 0.2 },
+} as const;
+export type RankingPreset = keyof typeof RANKING_PRESETS;
+export const PRESET_NAMES = Object.keys(RANKING_PRESETS) as RankingPreset[];
+
+export const EXCLUSION_REASONS = ["failed_recent_checks", "unverified", "over_max_price", "network_mismatch", "beyond_limit"] as const;
+
+export const networkInputSchema = z
+  .string()
+  .max(100)
+  .transform((v, ctx) => {
+    const n = normalizeNetwork(v);
+    if (!n) {
+      ctx.addIssue({ code: "custom", message: `Unknown network; use one of ${NETWORK_NAMES.join(", ")} or a CAIP-2 id.` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+export const weightsSchema = z
+  .strictObject({
+    success: z.number().min(0).max(1000).optional(),
+    latency: z.number().min(0).max(1000).optional(),
+    price: z.number().min(0).max(1000).optional(),
+    stability: z.number().min(0).max(1000).optional(),
+  })
+  .refine((w) => Object.values(w).some((v) => (v ?? 0) > 0), { message: "At least one weight must be above 0." });
+
+export const discoverBodySchema = z
+  .strictObject({
+    capability_id: capabilityIdSchema.optional(),
+    intent: z.string().trim().min(1, "The intent is empty.").max(500, "At most 500 characters.").optional(),
+    constraints: z
+      .strictObject({
+        max_price: z.number().min(0, "Must be 0 or more.").max(1e6).optional(),
+        network: networkInputSchema.optional(),
+        verified_only: z.boolean().optional(),
+      })
+      .optional(),
+    preferences: z
+      .strictObject({
+        ranking_preset: z.enum(PRESET_NAMES, { message: `Unknown preset; use one of ${PRESET_NAMES.join(", ")}.` }).optional(),
+        limit: z.number().int("Must be a whole number.").min(1).max(20).optional(),
+        include_fallbacks: z.boolean().optional(),
+        weights: weightsSchema.optional(),
+      })
+      .optional(),
+  })
+  .refine((b) => b.capability_id !== undefined || b.intent !== undefined, {
+    message: "Send capability_id or intent.",
+    path: ["capability_id"],
+  })
+  .meta({ id: "DiscoverRequest" });
+export type DiscoverBody = z.output<typeof discoverBodySchema>;
+
+export const paymentSchema = z.object({
+  type: z.string(),
+  price_per_call: z.number(),
+  network: z.string(),
+  accepted_assets: z.array(z.string()),
+});
+
+export const observedSchema = z.object({
+  success_rate_7d: z.number().nullable(),
+  p95_latency_ms: z.number().nullable(),
+  sample_size_7d: z.number().int(),
+  last_verified_at: timestampSchema.nullable(),
+});
+
+export const scoreBreakdownSchema = z.object({
+  success: z.number(),
+  latency: z.number(),
+  price: z.number(),
+  stability: z.number(),
+});
+
+export const rankedEndpointSchema = z
+  .object({
+    endpoint_id: uuidSchema,
+    provider_name: z.string(),
+    url: z.string(),
+    method: z.string(),
+    score: z.number(),
+    verified: z.boolean(),
+    payment: paymentSchema,
+    observed: observedSchema,
+    score_breakdown: scoreBreakdownSchema,
+  })
+  .meta({ id: "RankedEndpoint" });
+export type RankedEndpoint = z.output<typeof rankedEndpointSchema>;
+
+export const fallbackEndpointSchema = rankedEndpointSchema
+  .extend({ exclusion_reasons: z.array(z.enum(EXCLUSION_REASONS)) })
+  .meta({ id: "FallbackEndpoint" });
+export type FallbackEndpoint = z.output<typeof fallbackEndpointSchema>;
+
+export const candidateSchema = z.object({ capability_id: z.string(), confidence: z.number() });
+
+export const discoverResponseSchema = z
+  .object({
+    resolved: z.object({ capability_id: z.string(), confidence: z.number(), candidates: z.array(candidateSchema) }),
+    ranked_endpoints: z.array(rankedEndpointSchema),
+    fallback_endpoints: z.array(fallbackEndpointSchema),
+    ranking_info: z.object({ preset: z.string(), weights: scoreBreakdownSchema, candidates_considered: z.number().int() }),
+    ttl_seconds: z.number().int(),
+    discovery_id: uuidSchema,
+  })
+  .meta({ id: "DiscoverResponse" });
+export type DiscoverResponse = z.output<typeof discoverResponseSchema>;

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { buildOpenApiDocument } from "@/lib/openapi/document";
+import { OPERATIONS } from "@/lib/schemas/descriptor";
+
+describe("the OpenAPI document", () => {
+  const doc = buildOpenApiDocument("http://localhost:3000") as {
+    openapi: string;
+    paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    components: { schemas: Record<string, unknown> };
+  };
+
+  it("is OpenAPI 3.1 and covers every operation of the descriptor", () => {
+    expect(doc.openapi).toBe("3.1.0");
+    for (const op of Object.keys(OPERATIONS)) {
+      const [method, path] = op.split(" ");
+      expect(doc.paths[path]?.[method.toLowerCase()], op).toBeDefined();
+    }
+  });
+
+  it("has every $ref resolvable inside the document", () => {
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1]);
+    expect(refs.length).toBeGreaterThan(5);
+    for (const ref of refs) {
+      expect(ref.startsWith("#/components/schemas/")).toBe(true);
+      expect(doc.components.schemas[ref.slice("#/components/schemas/".length)], ref).toBeDefined();
+    }
+  });
+
+  it("describes discover's request strictly (unknown fields are errors)", () => {
+    const schema = doc.components.schemas.DiscoverRequest as { additionalProperties: boolean; properties: Record<string, unknown> };
+    expect(schema.additionalProperties).toBe(false);
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(["capability_id", "intent", "constraints", "preferences"]));
+  });
+});
