@@ -12,6 +12,11 @@ export async function startServer() {
   try {
     const handle = await getDbHandle();
     console.log(`[capdex] database ready (${handle.driver}) in ${Date.now() - t0} ms`);
+    if (process.env.CAPDEX_WORKER !== "off") {
+      await import("@/lib/jobs/all");
+      const { startWorker } = await import("@/lib/jobs");
+      startWorker(handle.db);
+    }
   } catch (err) {
     // Requests answer 503 until the database can be reached; the next request retries.
     console.error("[capdex] database not reachable at start-up:", err instanceof Error ? err.message : err);

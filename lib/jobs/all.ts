@@ -1,0 +1,3 @@
+// Every background job of Capdex. Each feature registers its jobs in its own module; importing
+// them here is what puts them on the schedule (server and `npm run worker` alike).
+import "@/lib/outcomes/jobs";
