@@ -338,6 +338,19 @@ export const reporterWeights = pgTable(
   (t) => [primaryKey({ columns: [t.endpointId, t.hour, t.reporterKey] })],
 );
 
+/**
+ * Network-wide hourly totals of the rollups (every endpoint together), written by the rollup job in
+ * the same statement as outcome_rollups, so the public stats read 168 rows instead of every endpoint's.
+ */
+export const networkRollups = pgTable("network_rollups", {
+  hour: ts("hour").primaryKey(),
+  reports: integer("reports").notNull().default(0),
+  successes: integer("successes").notNull().default(0),
+  wSuccess: doublePrecision("w_success").notNull().default(0),
+  wTotal: doublePrecision("w_total").notNull().default(0),
+  latencyHist: jsonb("latency_hist").$type<Record<string, number>>().notNull().default({}),
+});
+
 // ---------------------------------------------------------------- discovery log
 
 /** Answers of POST /discover, so outcome reports can be tied to them (kept for a day). */
