@@ -1,0 +1,54 @@
+// How much an outcome report counts: base weights by reporter tier and discovery, and the caps the
+// rollup job applies. Every value here is documented in docs/ranking.md; change both together.
+import { createHmac } from "node:crypto";
+import type { Principal } from "@/lib/auth/principal";
+
+export const WEIGHTS = {
+  /** A report from an anonymous caller (one client address). */
+  anonymous: 1,
+  /** A report sent with an API key. */
+  authenticated: 4,
+  /** Multiplier for a report whose discovery_id this caller received for this endpoint in the last hour. */
+  discoveryBonus: 2,
+  /** How recent that discovery must be. */
+  discoveryWindowMinutes: 60,
+  /** A first-party probe of the endpoint (lib/probes): above anonymous, never capped. */
+  probe: 3,
+  /** Reports by the account that owns the endpoint's provider. */
+  ownProvider: 0,
+} as const;
+
+export const CAPS = {
+  /** Weight one anonymous address may add to one endpoint in one hour (3 discovery-tied reports). */
+  anonymousPerReporter: 6,
+  /** Weight one account may add to one endpoint in one hour (8 discovery-tied reports). */
+  authenticatedPerReporter: 64,
+  /**
+   * Weight all anonymous reporters together may add to one endpoint in one hour. Addresses are
+   * cheap, so a per-address cap alone grows with the number of addresses an attacker controls.
+   */
+  anonymousPerEndpoint: 50,
+} as const;
+
+/** reporter_weights key of the shared anonymous allowance of an endpoint-hour. */
+export const ANONYMOUS_POOL_KEY = "*anonymous";
+
+export type ReporterKind = "anonymous" | "authenticated" | "probe";
+
+export type Reporter = { kind: ReporterKind; key: string; userId: string | null; baseWeight: number };
+
+/**
+ * Who the report is counted against. Accounts are capped per user (all their keys together);
+ * addresses are stored only as a keyed hash, never in the clear.
+ */
+export function reporterOf(principal: Principal): Reporter {
+  if (principal.kind === "authenticated") {
+    return { kind: "authenticated", key: `u:${principal.userId}`, userId: principal.userId, baseWeight: WEIGHTS.authenticated };
+  }
+  return { kind: "anonymous", key: `a:${hashAddress(principal.key)}`, userId: null, baseWeight: WEIGHTS.anonymous };
+}
+
+function hashAddress(key: string): string {
+  const secret = process.env.AUTH_SECRET || "capdex-reporter-key";
+  return createHmac("sha256", secret).update(key).digest("base64url").slice(0, 22);
+}

@@ -1,0 +1,177 @@
+// Every weight and cap of docs/ranking.md ("How outcome reports are weighted"), pinned one by one.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { createTestDb, type TestDb } from "../helpers/db";
+import { queryRows } from "@/lib/db/client";
+import { CAPS, WEIGHTS, getObservedFigures, recordOutcome, recordProbeOutcome, rollUpAll } from "@/lib/outcomes";
+import { rollUpReports } from "@/lib/outcomes/rollup";
+import { addAccount, addDiscovery, addEndpoint, addProvider, anonymous, rollupOf, storedWeights } from "./outcomes-fixtures";
+
+let t: TestDb;
+beforeAll(async () => {
+  t = await createTestDb({ seed: "catalogue" });
+});
+afterAll(async () => t?.close());
+
+const report = (endpoint_id: string, success = true, extra: { discovery_id?: string; latency_ms?: number } = {}) => ({
+  endpoint_id,
+  success,
+  ...extra,
+});
+
+describe("base weights, decided when a report is stored", () => {
+  it("weighs an anonymous report 1 and an authenticated one 4", async () => {
+    const ep = await addEndpoint(t.db);
+    const user = await addAccount(t.db, 1);
+    await recordOutcome(t.db, report(ep), anonymous("192.0.2.1"));
+    await recordOutcome(t.db, report(ep), user);
+    expect((await storedWeights(t.db, ep)).sort()).toEqual([WEIGHTS.anonymous, WEIGHTS.authenticated].sort());
+    expect(WEIGHTS).toMatchObject({ anonymous: 1, authenticated: 4 });
+  });
+
+  it("doubles the weight of a report tied to the caller's own discovery of this endpoint in the last hour", async () => {
+    const ep = await addEndpoint(t.db);
+    const anon = anonymous("192.0.2.2");
+    const user = await addAccount(t.db, 2);
+    await recordOutcome(t.db, report(ep, true, { discovery_id: await addDiscovery(t.db, anon, [ep], 59) }), anon);
+    await recordOutcome(t.db, report(ep, true, { discovery_id: await addDiscovery(t.db, user, [ep]) }), user);
+    expect(WEIGHTS.discoveryBonus).toBe(2);
+    expect((await storedWeights(t.db, ep)).sort((a, b) => a - b)).toEqual([2, 8]);
+  });
+
+  it("counts a foreign, expired or unrelated discovery_id at the base weight", async () => {
+    const ep = await addEndpoint(t.db);
+    const other = await addEndpoint(t.db);
+    const me = anonymous("192.0.2.3");
+    const someoneElse = anonymous("192.0.2.4");
+    const foreign = await addDiscovery(t.db, someoneElse, [ep]);
+    const expired = await addDiscovery(t.db, me, [ep], 61);
+    const unrelated = await addDiscovery(t.db, me, [other]);
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    for (const discovery_id of [foreign, expired, unrelated, unknown]) {
+      const res = await recordOutcome(t.db, report(ep, true, { discovery_id }), me);
+      expect(res.accepted).toBe(true);
+    }
+    expect(await storedWeights(t.db, ep)).toEqual([1, 1, 1, 1]);
+  });
+
+  it("stores probe outcomes at weight 3 as reporter kind probe", async () => {
+    const ep = await addEndpoint(t.db);
+    await recordProbeOutcome(t.db, { endpointId: ep, success: true, latencyMs: 120, statusCode: 402 });
+    const [row] = await queryRows<{ reporter_kind: string; weight: number; latency_ms: number; status_code: number }>(
+      t.db,
+      sql`select reporter_kind, weight, latency_ms, status_code from outcome_reports where endpoint_id = ${ep}::uuid`,
+    );
+    expect(row).toMatchObject({ reporter_kind: "probe", latency_ms: 120, status_code: 402 });
+    expect(Number(row.weight)).toBe(WEIGHTS.probe);
+    expect(WEIGHTS.probe).toBeGreaterThan(WEIGHTS.anonymous);
+  });
+
+  it("never stores an address in the clear", async () => {
+    const ep = await addEndpoint(t.db);
+    await recordOutcome(t.db, report(ep), anonymous("203.0.113.99"));
+    const rows = await queryRows<{ reporter_key: string }>(t.db, sql`select reporter_key from outcome_reports where endpoint_id = ${ep}::uuid`);
+    expect(rows[0].reporter_key).toMatch(/^a:[A-Za-z0-9_-]{22}$/);
+    expect(rows[0].reporter_key).not.toContain("203.0.113.99");
+  });
+});
+
+describe("caps, applied when reports are counted", () => {
+  it("counts one anonymous address at most 6 per endpoint and hour", async () => {
+    const ep = await addEndpoint(t.db);
+    const anon = anonymous("192.0.2.10");
+    for (let i = 0; i < 20; i++) await recordOutcome(t.db, report(ep, true), anon);
+    await rollUpAll(t.db);
+    expect(CAPS.anonymousPerReporter).toBe(6);
+    expect(await rollupOf(t.db, ep)).toEqual({ reports: 20, successes: 20, w_success: 6, w_total: 6 });
+  });
+
+  it("counts one account at most 64 per endpoint and hour, all its keys together", async () => {
+    const ep = await addEndpoint(t.db);
+    const user = await addAccount(t.db, 3);
+    const secondKey = { ...user, apiKeyId: "00000000-0000-4000-8000-000000000001", key: "key:00000000-0000-4000-8000-000000000001" };
+    const d = await addDiscovery(t.db, user, [ep]);
+    for (let i = 0; i < 10; i++) await recordOutcome(t.db, report(ep, i % 2 === 0, { discovery_id: d }), user); // 10 x 8
+    for (let i = 0; i < 10; i++) await recordOutcome(t.db, report(ep, false), secondKey); // 10 x 4
+    await rollUpAll(t.db);
+    expect(CAPS.authenticatedPerReporter).toBe(64);
+    // The first eight reports (weight 8 each) use the whole allowance, oldest first.
+    expect(await rollupOf(t.db, ep)).toEqual({ reports: 20, successes: 5, w_success: 32, w_total: 64 });
+  });
+
+  it("counts all anonymous addresses together at most 50 per endpoint and hour", async () => {
+    const ep = await addEndpoint(t.db);
+    for (let a = 0; a < 30; a++) {
+      for (let i = 0; i < 3; i++) await recordOutcome(t.db, report(ep, false), anonymous(`10.1.0.${a}`));
+    }
+    const user = await addAccount(t.db, 4);
+    await recordOutcome(t.db, report(ep, true), user);
+    await rollUpAll(t.db);
+    expect(CAPS.anonymousPerEndpoint).toBe(50);
+    // 90 anonymous reports (each address under its own cap) count 50; the account's report still counts 4.
+    expect(await rollupOf(t.db, ep)).toEqual({ reports: 91, successes: 1, w_success: 4, w_total: 54 });
+  });
+
+  it("keeps the caps exact when the reports are counted in many small batches", async () => {
+    const ep = await addEndpoint(t.db);
+    for (let a = 0; a < 12; a++) {
+      for (let i = 0; i < 7; i++) await recordOutcome(t.db, report(ep, i < 5), anonymous(`10.2.0.${a}`));
+    }
+    while ((await rollUpReports(t.db, 5)) > 0);
+    // Each address: 6 of its 7 count (5 successes first, then 1 failure); together capped at 50.
+    const r = await rollupOf(t.db, ep);
+    expect(r.reports).toBe(84);
+    expect(r.w_total).toBe(50);
+  });
+
+  it("does not cap probes", async () => {
+    const ep = await addEndpoint(t.db);
+    for (let i = 0; i < 40; i++) await recordProbeOutcome(t.db, { endpointId: ep, success: i < 30, latencyMs: 100 });
+    await rollUpAll(t.db);
+    expect(await rollupOf(t.db, ep)).toEqual({ reports: 40, successes: 30, w_success: 90, w_total: 120 });
+  });
+
+  it("counts reports by the endpoint's own provider account as zero", async () => {
+    const owner = await addAccount(t.db, 5);
+    const ep = await addEndpoint(t.db, { providerId: await addProvider(t.db, { userId: owner.userId }) });
+    const d = await addDiscovery(t.db, owner, [ep]);
+    for (let i = 0; i < 5; i++) await recordOutcome(t.db, report(ep, true, { discovery_id: d }), owner);
+    await recordOutcome(t.db, report(ep, false), await addAccount(t.db, 6));
+    await rollUpAll(t.db);
+    // Stored with their weight (everything is kept), counted as nothing.
+    expect((await storedWeights(t.db, ep)).filter((w) => w === 8)).toHaveLength(5);
+    expect(await rollupOf(t.db, ep)).toEqual({ reports: 6, successes: 5, w_success: 0, w_total: 4 });
+    const figures = (await getObservedFigures(t.db, [ep])).get(ep)!;
+    expect(figures.success_rate_7d).toBe(0);
+  });
+
+  it("starts a fresh allowance in the next hour", async () => {
+    const ep = await addEndpoint(t.db);
+    const anon = anonymous("192.0.2.20");
+    for (let i = 0; i < 10; i++) await recordOutcome(t.db, report(ep, true), anon);
+    // Five of them an hour earlier (as if sent then).
+    await t.db.execute(sql`update outcome_reports set created_at = created_at - interval '1 hour'
+                           where id in (select id from outcome_reports where endpoint_id = ${ep}::uuid limit 5)`);
+    await rollUpAll(t.db);
+    expect((await rollupOf(t.db, ep)).w_total).toBe(10);
+  });
+});
+
+describe("figures", () => {
+  it("reads the weighted 7-day success rate and sample size from the rollups", async () => {
+    const ep = await addEndpoint(t.db);
+    const users = await Promise.all([7, 8, 9].map((n) => addAccount(t.db, n)));
+    for (const [i, u] of users.entries()) {
+      for (let k = 0; k < 4; k++) await recordOutcome(t.db, report(ep, !(i === 0 && k === 0), { latency_ms: 100 + k }), u);
+    }
+    // Not counted until the rollup job has run: figures come from rollups only.
+    expect((await getObservedFigures(t.db, [ep])).get(ep)!.sample_size_7d).toBe(0);
+    await rollUpAll(t.db);
+    const f = (await getObservedFigures(t.db, [ep])).get(ep)!;
+    expect(f.sample_size_7d).toBe(12);
+    expect(f.weighted_total_7d).toBe(48);
+    expect(f.success_rate_7d).toBeCloseTo(44 / 48, 4);
+    expect(f.p95_latency_ms).toBeGreaterThanOrEqual(98);
+    expect(f.p95_latency_ms).toBeLessThanOrEqual(108);
+  });
+});
