@@ -1,14 +1,63 @@
-// The shared rate limiter. The database-backed check lands with the accounts issue; until then
-// every request is allowed and no headers are sent.
+// The shared rate limiter: API.md's table per operation and tier, one database counter per policy
+// and caller, IETF RateLimit headers on every limited answer, 429 rate_limited over the limit.
+// If the counter's storage fails, reads are served unlimited and writes get 503 (docs/auth.md).
 import type { Db } from "@/lib/db/client";
 import type { Principal } from "@/lib/auth/principal";
-import type { ApiError } from "@/lib/http/errors";
-import type { PolicyName } from "./policies";
+import { ApiError } from "@/lib/http/errors";
+import { POLICIES, READ_POLICIES, type PolicyName } from "./policies";
+import { hit } from "./store";
 
-export { POLICIES, type PolicyName } from "./policies";
+export { POLICIES, READ_POLICIES, type PolicyName } from "./policies";
 
 export type RateLimitResult = { allowed: true; headers: Record<string, string> } | { allowed: false; headers: Record<string, string>; error: ApiError };
 
-export async function checkRateLimit(_db: Db, _policy: PolicyName, _principal: Principal): Promise<RateLimitResult> {
-  return { allowed: true, headers: {} };
+/** CAPDEX_RATE_LIMIT=off switches the limiter off (benchmarks only; start-up and /api/ready warn). */
+export function rateLimitingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.CAPDEX_RATE_LIMIT !== "off";
+}
+
+export function limitOf(policy: PolicyName, principal: Principal): number {
+  return POLICIES[policy][principal.kind];
+}
+
+export async function checkRateLimit(db: Db, policy: PolicyName, principal: Principal): Promise<RateLimitResult> {
+  if (!rateLimitingEnabled()) return { allowed: true, headers: {} };
+  const { windowSeconds } = POLICIES[policy];
+  const limit = limitOf(policy, principal);
+  let count: number;
+  let resetSeconds: number;
+  try {
+    ({ count, resetSeconds } = await hit(db, `${policy}:${principal.key}`, windowSeconds));
+  } catch (err) {
+    return storageFailed(policy, err);
+  }
+  const headers = {
+    "RateLimit-Policy": `"${policy}";q=${limit};w=${windowSeconds}`,
+    RateLimit: `"${policy}";r=${Math.max(0, limit - count)};t=${resetSeconds}`,
+  };
+  if (count <= limit) return { allowed: true, headers };
+  const retryAfter = Math.max(1, resetSeconds);
+  const tier = principal.kind === "authenticated" ? "this API key" : "anonymous callers from this address";
+  const error = new ApiError(
+    "rate_limited",
+    `The ${policy} limit for ${tier} is ${limit} per ${windowSeconds === 3600 ? "hour" : windowSeconds === 60 ? "minute" : `${windowSeconds} s`}; try again in ${retryAfter} s.${principal.kind === "anonymous" ? " An API key (see /account) raises the limit tenfold." : ""}`,
+    { headers: { "Retry-After": String(retryAfter) }, extras: { retry_after: retryAfter, violated_policy: policy } },
+  );
+  return { allowed: false, headers, error };
+}
+
+let lastFailureLog = 0;
+
+function storageFailed(policy: PolicyName, err: unknown): RateLimitResult {
+  const now = Date.now();
+  if (now - lastFailureLog > 10_000) {
+    lastFailureLog = now;
+    console.error(`[capdex] rate-limit storage failed (${policy}); reads are served unlimited, writes get 503:`, err instanceof Error ? err.message : err);
+  }
+  // A read served without a counter costs little; a write without one would let anyone flood the registry.
+  if (READ_POLICIES.has(policy)) return { allowed: true, headers: {} };
+  const error = new ApiError("unavailable", "Rate limiting is unavailable, so writes are paused; try again shortly.", {
+    headers: { "Retry-After": "5" },
+  });
+  return { allowed: false, headers: {}, error };
 }
