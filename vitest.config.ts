@@ -8,8 +8,8 @@ export default defineConfig({
   test: {
     include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
     environment: "node",
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
     pool: "forks",
     globalSetup: ["tests/helpers/global-setup.ts"],
   },

@@ -17,6 +17,8 @@ export type OpenOptions = {
   url?: string;
   /** PGlite data directory or `memory://`. */
   pgliteDir?: string;
+  /** Start an in-memory PGlite from a dump of another (tests copy a seeded template this way). */
+  pgliteSnapshot?: Blob;
   /** Connections in the postgres.js pool (default DATABASE_POOL_MAX or 4). */
   poolMax?: number;
   migrate?: boolean;
@@ -28,7 +30,7 @@ export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
 const MIGRATION_LOCK_ID = 0x43617064;
 
 export async function openDb(options: OpenOptions = {}): Promise<DbHandle> {
-  const handle = options.url ? await openPostgres(options.url, options.poolMax) : await openPglite(options.pgliteDir);
+  const handle = options.url ? await openPostgres(options.url, options.poolMax) : await openPglite(options.pgliteDir, options.pgliteSnapshot);
   if (options.migrate !== false) await migrateDb(handle);
   return handle;
 }
@@ -38,7 +40,8 @@ async function openPostgres(url: string, poolMax?: number): Promise<DbHandle> {
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const client = postgres(url, {
     max: poolMax ?? Number(process.env.DATABASE_POOL_MAX ?? 4),
-    connect_timeout: 5,
+    // A server that accepts but never answers must not hang requests: give up connecting after 2 s.
+    connect_timeout: 2,
     idle_timeout: 30,
     onnotice: () => {},
     connection: { application_name: "capdex" },
@@ -47,12 +50,12 @@ async function openPostgres(url: string, poolMax?: number): Promise<DbHandle> {
   return { db, driver: "postgres", url, close: () => client.end({ timeout: 5 }) };
 }
 
-async function openPglite(dir = process.env.PGLITE_DIR ?? ".data/pglite"): Promise<DbHandle> {
+async function openPglite(dir = process.env.PGLITE_DIR ?? ".data/pglite", snapshot?: Blob): Promise<DbHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const dataDir = dir === "memory://" || dir === "" ? undefined : path.resolve(/*turbopackIgnore: true*/ dir);
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const client = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  const client = dataDir ? await PGlite.create(dataDir) : await PGlite.create(snapshot ? { loadDataDir: snapshot } : {});
   const db = drizzle({ client, schema }) as unknown as Db;
   return { db, driver: "pglite", close: () => client.close() };
 }

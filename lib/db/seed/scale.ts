@@ -8,7 +8,10 @@ import { seedDemoEndpoints } from "./demo";
 import { rollUpAll } from "@/lib/outcomes/rollup";
 import { bumpRegistryVersion } from "@/lib/registry/version";
 
-export async function seedScale(db: Db, count: number, log: (msg: string) => void = () => {}): Promise<Record<string, number>> {
+export type ScaleOptions = { endpointsPerCapability?: number; reportsPerCapability?: number; log?: (msg: string) => void };
+
+export async function seedScale(db: Db, count: number, opts: ScaleOptions | ((msg: string) => void) = {}): Promise<Record<string, number>> {
+  const { endpointsPerCapability = 20, reportsPerCapability = 1000, log = () => {} } = typeof opts === "function" ? { log: opts } : opts;
   await seedCatalogue(db);
   const base = CATALOGUE.capabilities;
   const variants = [];
@@ -34,9 +37,9 @@ export async function seedScale(db: Db, count: number, log: (msg: string) => voi
   await bumpRegistryVersion(db);
   log(`capabilities: ${base.length + variants.length}`);
   const caps = [...base.map((c) => ({ id: c.id })), ...variants.map((v) => ({ id: v.id }))].slice(0, count);
-  const { endpoints } = await seedDemoEndpoints(db, caps, { seed: 7, perCapability: [20, 20], providerCount: 500 });
+  const { endpoints } = await seedDemoEndpoints(db, caps, { seed: 7, perCapability: [endpointsPerCapability, endpointsPerCapability], providerCount: 500 });
   log(`endpoints: ${endpoints}`);
-  const reports = count * 1000;
+  const reports = count * reportsPerCapability;
   const t0 = Date.now();
   await db.transaction(async (tx) => {
     await tx.execute(sql`select setseed(0.7)`);

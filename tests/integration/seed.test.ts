@@ -1,0 +1,75 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { createTestDb, type TestDb } from "../helpers/db";
+import { queryRows } from "@/lib/db/client";
+import { seedScale } from "@/lib/db/seed";
+import { CATALOGUE } from "@/lib/db/seed/catalogue";
+import { seedDemoEndpoints } from "@/lib/db/seed/demo";
+import { getObservedFigures } from "@/lib/outcomes/figures";
+
+const opened: TestDb[] = [];
+afterAll(async () => Promise.all(opened.map((t) => t.close())));
+
+async function fingerprint(t: TestDb) {
+  return queryRows<{ id: string; url: string; price: number; network: string; method: string }>(
+    t.db,
+    sql`select e.id::text, e.url, e.price_per_call as price, e.network, e.method from endpoints e order by e.id`,
+  );
+}
+
+describe("the demo seed", () => {
+  it("lists the catalogue with 2 to 6 demo providers per capability on .example domains, the same every time", async () => {
+    // One copy of the test run's demo template, one seeded here from scratch: they must agree.
+    const a = await createTestDb({ seed: "demo", install: false });
+    const b = await createTestDb({ seed: "catalogue", install: false });
+    opened.push(a, b);
+    await seedDemoEndpoints(b.db, CATALOGUE.capabilities.map((c) => ({ id: c.id })));
+    const perCap = await queryRows<{ capability_id: string; n: number }>(
+      a.db,
+      sql`select c.id as capability_id, count(e.id)::int as n from capabilities c left join endpoints e on e.capability_id = c.id group by 1`,
+    );
+    expect(perCap).toHaveLength(CATALOGUE.capabilities.length);
+    expect(perCap.every((r) => r.n >= 2 && r.n <= 6)).toBe(true);
+    const eps = await fingerprint(a);
+    expect(eps.every((e) => new URL(e.url).hostname.endsWith(".example"))).toBe(true);
+    expect(new Set(eps.map((e) => e.network)).size).toBeGreaterThanOrEqual(4);
+    expect(new Set(eps.map((e) => e.method))).toEqual(new Set(["GET", "POST"]));
+    expect(new Set(eps.map((e) => e.price)).size).toBeGreaterThan(20);
+    expect(await fingerprint(b)).toEqual(eps);
+  });
+
+  it("fills 14 days of outcome history into the rollups, so figures exist at first start", async () => {
+    const t = opened[0];
+    const [span] = await queryRows<{ days: number; pending: number }>(
+      t.db,
+      sql`select extract(day from max(hour) - min(hour))::int as days,
+                 (select count(*)::int from outcome_reports where not rolled_up) as pending
+          from outcome_rollups`,
+    );
+    expect(span.days).toBeGreaterThanOrEqual(13);
+    expect(span.pending).toBe(0);
+    const ids = (await fingerprint(t)).slice(0, 20).map((e) => e.id);
+    const figures = await getObservedFigures(t.db, ids);
+    const withData = [...figures.values()].filter((f) => f.sample_size_7d > 0);
+    expect(withData.length).toBeGreaterThanOrEqual(10);
+    for (const f of withData) {
+      expect(f.success_rate_7d).toBeGreaterThan(0);
+      expect(f.success_rate_7d).toBeLessThanOrEqual(1);
+      expect(f.p95_latency_ms).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe("the benchmark seed", () => {
+  it("makes N capabilities with the requested endpoints and reports, all rolled up", async () => {
+    const t = await createTestDb({ seed: "none", install: false });
+    opened.push(t);
+    const counts = await seedScale(t.db, 150, { endpointsPerCapability: 3, reportsPerCapability: 20 });
+    expect(counts).toMatchObject({ capabilities: 150, endpoints: 450, reports: 3000 });
+    const [row] = await queryRows<{ caps: number; rolled: number }>(
+      t.db,
+      sql`select (select count(*)::int from capabilities) as caps, (select coalesce(sum(reports), 0)::int from outcome_rollups) as rolled`,
+    );
+    expect(row).toEqual({ caps: 150, rolled: 3000 });
+  });
+});
