@@ -351,6 +351,13 @@ export const networkRollups = pgTable("network_rollups", {
   latencyHist: jsonb("latency_hist").$type<Record<string, number>>().notNull().default({}),
 });
 
+/** Precomputed public statistics (lib/stats), refreshed by a job so GET /stats reads one row. */
+export const statsSnapshots = pgTable("stats_snapshots", {
+  name: text("name").primaryKey(),
+  value: jsonb("value").notNull(),
+  computedAt: ts("computed_at").notNull().defaultNow(),
+});
+
 // ---------------------------------------------------------------- discovery log
 
 /** Answers of POST /discover, so outcome reports can be tied to them (kept for a day). */
