@@ -1,39 +1,67 @@
-// Discovery: resolving what the caller wants and ranking the endpoints that serve it.
-// (First version: the endpoints of one capability in default order; the full ranking lands with
-// the discovery issue.)
-import { and, eq } from "drizzle-orm";
+// Discovery: resolving what the caller wants and ranking the endpoints that serve it (POST /discover),
+// and the default-rank listing of a capability's endpoints (capability detail, portal).
 import type { Db } from "@/lib/db/client";
-import { endpoints, providers } from "@/lib/db/schema";
-import { getObservedFigures } from "@/lib/outcomes/figures";
-import type { RankedEndpoint } from "@/lib/schemas/discover";
+import type { Principal } from "@/lib/auth/principal";
+import type { DiscoverBody, DiscoverResponse, RankedEndpoint } from "@/lib/schemas/discover";
+import { getCandidates } from "./candidates";
+import { explorationRate, windowOf } from "./exploration";
+import { recordDiscovery } from "./log";
+import { rankCandidates, scoreCandidates } from "./rank";
+import { resolveCapability } from "./resolve";
+import { chooseWeights, DEFAULT_RANKING } from "./weights";
 
+export { invalidateCandidates } from "./candidates";
+export { flushDiscoveryLog } from "./log";
+
+/** How long a caller may reuse a discover answer. */
+export const DISCOVERY_TTL_SECONDS = 300;
+export const DEFAULT_LIMIT = 5;
+
+export async function discover(db: Db, body: DiscoverBody, principal: Principal): Promise<DiscoverResponse> {
+  const { resolved, viaIntent } = await resolveCapability(db, body);
+  const choice = chooseWeights(body.preferences);
+  const set = await getCandidates(db, resolved.capability_id);
+  const ranking = rankCandidates(set.candidates, {
+    capabilityId: resolved.capability_id,
+    weights: choice.weights,
+    constraints: body.constraints,
+    limit: body.preferences?.limit ?? DEFAULT_LIMIT,
+    includeFallbacks: body.preferences?.include_fallbacks ?? true,
+    window: windowOf(Date.now() + set.clockOffsetMs),
+    explorationRate: explorationRate(),
+  });
+  const discoveryId = crypto.randomUUID();
+  recordDiscovery(db, {
+    id: discoveryId,
+    capabilityId: resolved.capability_id,
+    principalKey: principal.key,
+    // Fallbacks too: a caller that falls back to one is still acting on this answer.
+    endpointIds: [...ranking.ranked, ...ranking.fallbacks].map((e) => e.endpoint_id),
+    viaIntent,
+  });
+  return {
+    resolved,
+    ranked_endpoints: ranking.ranked,
+    fallback_endpoints: ranking.fallbacks,
+    ranking_info: { preset: choice.preset, weights: choice.weights, candidates_considered: ranking.considered },
+    ttl_seconds: DISCOVERY_TTL_SECONDS,
+    discovery_id: discoveryId,
+  };
+}
+
+/**
+ * Every listed endpoint of a capability in default-rank order: the ones discover would rank first
+ * (best first, ties by id), then the failing ones. Same scores as discover with the default preset.
+ */
 export async function listRankedEndpoints(db: Db, capabilityId: string): Promise<RankedEndpoint[]> {
-  const rows = await db
-    .select({ e: endpoints, providerName: providers.name })
-    .from(endpoints)
-    .innerJoin(providers, eq(providers.id, endpoints.providerId))
-    .where(and(eq(endpoints.capabilityId, capabilityId), eq(endpoints.status, "listed")));
-  const figures = await getObservedFigures(db, rows.map((r) => r.e.id));
-  return rows
-    .map(({ e, providerName }) => {
-      const f = figures.get(e.id)!;
-      const success = f.success_rate_7d ?? 0.5;
-      return {
-        endpoint_id: e.id,
-        provider_name: providerName,
-        url: e.url,
-        method: e.method,
-        score: Math.round(success * 1000) / 1000,
-        verified: e.checkState === "verified",
-        payment: { type: e.paymentType, price_per_call: e.pricePerCall, network: e.network, accepted_assets: e.acceptedAssets },
-        observed: {
-          success_rate_7d: f.success_rate_7d,
-          p95_latency_ms: f.p95_latency_ms,
-          sample_size_7d: f.sample_size_7d,
-          last_verified_at: e.lastVerifiedAt?.toISOString() ?? null,
-        },
-        score_breakdown: { success, latency: 0, price: 0, stability: 0 },
-      };
-    })
-    .sort((a, b) => b.score - a.score || a.endpoint_id.localeCompare(b.endpoint_id));
+  const set = await getCandidates(db, capabilityId);
+  const scored = scoreCandidates(set.candidates, {
+    capabilityId,
+    weights: DEFAULT_RANKING.weights,
+    limit: set.candidates.length,
+    includeFallbacks: false,
+    window: windowOf(Date.now() + set.clockOffsetMs),
+    explorationRate: explorationRate(),
+  });
+  return [...scored.filter((s) => !s.reasons.length), ...scored.filter((s) => s.reasons.length)].map((s) => s.out);
 }

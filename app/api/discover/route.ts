@@ -1,0 +1,11 @@
+import { discover } from "@/lib/discovery";
+import { methods, route } from "@/lib/http/route";
+import { discoverBodySchema } from "@/lib/schemas/discover";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  POST: route({
+    policy: "discover",
+    body: discoverBodySchema,
+    handler: ({ db, body, principal }) => discover(db, body, principal),
+  }),
+});

@@ -1,0 +1,158 @@
+// The endpoints a capability could rank, with their 7-day figures, cached in-process so that the hot
+// path of discover normally makes no query at all. Two lifetimes: listing state (price, network,
+// check state) is re-read after a few seconds, the figures (hourly rollups, 7-day window) after a
+// minute. A stale entry is served while one background refresh runs; only a missing or very old
+// entry makes a request wait.
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { endpoints, providers } from "@/lib/db/schema";
+import { getObservedFigures, emptyFigures, type ObservedFigures } from "@/lib/outcomes/figures";
+
+export type Candidate = {
+  id: string;
+  providerName: string;
+  url: string;
+  method: string;
+  paymentType: string;
+  pricePerCall: number;
+  network: string;
+  acceptedAssets: string[];
+  checkState: string;
+  domainVerified: boolean;
+  consecutiveFailures: number;
+  lastCheckOk: boolean | null;
+  lastVerifiedAt: string | null;
+  figures: ObservedFigures;
+};
+
+export type CandidateSet = {
+  capabilityId: string;
+  candidates: Candidate[];
+  /** Database clock minus this process's clock, in ms (windows agree across instances). */
+  clockOffsetMs: number;
+};
+
+const envMs = (name: string, fallback: number) => {
+  const n = Number(process.env[name]);
+  return process.env[name] !== undefined && process.env[name] !== "" && Number.isFinite(n) && n >= 0 ? n : fallback;
+};
+/** Listing state is fresh this long, and served stale (while refreshing) up to the hard limit. */
+const stateFreshMs = () => envMs("DISCOVERY_CACHE_MS", 5_000);
+const STATE_HARD_MS = 30_000;
+const figuresFreshMs = () => envMs("DISCOVERY_FIGURES_CACHE_MS", 60_000);
+const FIGURES_HARD_MS = 600_000;
+const MAX_ENTRIES = 10_000;
+
+type Row = Omit<Candidate, "figures" | "lastVerifiedAt"> & { lastVerifiedAt: Date | null; dbNowMs: number };
+type Entry = {
+  set: CandidateSet;
+  stateAt: number;
+  figuresAt: number;
+  figures: Map<string, ObservedFigures>;
+};
+
+function buildStatement(db: Db) {
+  return db
+    .select({
+      id: endpoints.id,
+      providerName: providers.name,
+      url: endpoints.url,
+      method: endpoints.method,
+      paymentType: endpoints.paymentType,
+      pricePerCall: endpoints.pricePerCall,
+      network: endpoints.network,
+      acceptedAssets: endpoints.acceptedAssets,
+      checkState: endpoints.checkState,
+      domainVerified: endpoints.domainVerified,
+      consecutiveFailures: endpoints.consecutiveFailures,
+      lastCheckOk: endpoints.lastCheckOk,
+      lastVerifiedAt: endpoints.lastVerifiedAt,
+      dbNowMs: sql<number>`(extract(epoch from now()) * 1000)::float8`,
+    })
+    .from(endpoints)
+    .innerJoin(providers, eq(providers.id, endpoints.providerId))
+    .where(and(eq(endpoints.capabilityId, sql.placeholder("capabilityId")), eq(endpoints.status, "listed")))
+    .prepare("discovery_candidates");
+}
+
+// `loading` holds the one refresh in flight per capability, so a burst of requests makes one query.
+type State = {
+  statement: ReturnType<typeof buildStatement>;
+  entries: Map<string, Entry>;
+  loading: Map<string, Promise<CandidateSet>>;
+  generation: number;
+};
+const states = new WeakMap<Db, State>();
+
+function stateOf(db: Db): State {
+  let s = states.get(db);
+  if (!s) states.set(db, (s = { statement: buildStatement(db), entries: new Map(), loading: new Map(), generation: 0 }));
+  return s;
+}
+
+/** The capability's listed endpoints with figures; from the cache when it is recent enough. */
+export async function getCandidates(db: Db, capabilityId: string): Promise<CandidateSet> {
+  const s = stateOf(db);
+  const entry = s.entries.get(capabilityId);
+  const now = Date.now();
+  if (!entry) return s.loading.get(capabilityId) ?? refresh(db, s, capabilityId, undefined);
+  const stateAge = now - entry.stateAt;
+  const figuresAge = now - entry.figuresAt;
+  if (stateAge < stateFreshMs() && figuresAge < figuresFreshMs()) return entry.set;
+  const pending = s.loading.get(capabilityId) ?? refresh(db, s, capabilityId, entry);
+  // Otherwise serve the stale answer; a failed background refresh is retried by the next request.
+  return stateAge >= STATE_HARD_MS || figuresAge >= FIGURES_HARD_MS ? pending : entry.set;
+}
+
+function refresh(db: Db, s: State, capabilityId: string, entry: Entry | undefined): Promise<CandidateSet> {
+  const generation = s.generation;
+  const run = (async () => {
+    const rows = (await s.statement.execute({ capabilityId })) as Row[];
+    const now = Date.now();
+    const figuresDue = !entry || now - entry.figuresAt >= figuresFreshMs();
+    const known = figuresDue ? new Map<string, ObservedFigures>() : entry.figures;
+    const missing = figuresDue ? rows.map((r) => r.id) : rows.filter((r) => !known.has(r.id)).map((r) => r.id);
+    const fetched = missing.length ? await getObservedFigures(db, missing) : new Map<string, ObservedFigures>();
+    const figures = new Map<string, ObservedFigures>();
+    for (const r of rows) figures.set(r.id, fetched.get(r.id) ?? known.get(r.id) ?? emptyFigures());
+    const candidates = rows
+      .map(({ dbNowMs: _clock, lastVerifiedAt, ...r }) => ({
+        ...r,
+        pricePerCall: Number(r.pricePerCall),
+        lastVerifiedAt: lastVerifiedAt ? new Date(lastVerifiedAt).toISOString() : null,
+        figures: figures.get(r.id)!,
+      }))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const clockOffsetMs = rows.length ? Number(rows[0].dbNowMs) - now : (entry?.set.clockOffsetMs ?? 0);
+    const set: CandidateSet = { capabilityId, candidates, clockOffsetMs };
+    const next: Entry = { set, stateAt: now, figuresAt: figuresDue ? now : entry!.figuresAt, figures };
+    if (generation !== s.generation) return set; // invalidated meanwhile: answer, but do not cache
+    s.entries.delete(capabilityId);
+    s.entries.set(capabilityId, next);
+    if (s.entries.size > MAX_ENTRIES) s.entries.delete(s.entries.keys().next().value!);
+    return set;
+  })();
+  s.loading.set(capabilityId, run);
+  run
+    .catch((err) => {
+      if (entry) console.error(`[capdex] discovery: refreshing ${capabilityId} failed:`, err);
+    })
+    .finally(() => {
+      if (s.loading.get(capabilityId) === run) s.loading.delete(capabilityId);
+    });
+  return run;
+}
+
+/** Forget cached candidates (after a change made by this instance, and in tests). */
+export function invalidateCandidates(db: Db, capabilityId?: string): void {
+  const s = states.get(db);
+  if (!s) return;
+  s.generation++;
+  if (capabilityId === undefined) {
+    s.entries.clear();
+    s.loading.clear();
+  } else {
+    s.entries.delete(capabilityId);
+    s.loading.delete(capabilityId);
+  }
+}

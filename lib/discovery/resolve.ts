@@ -1,0 +1,57 @@
+// Which capability a discover request is about: the given capability_id (confidence 1), or the one
+// its intent resolves to, through an index built once per registry version (no query per request).
+import type { Db } from "@/lib/db/client";
+import { ApiError } from "@/lib/http/errors";
+import { derive, getRegistry, suggestCapabilityIds, type Registry } from "@/lib/registry";
+import type { DiscoverBody, DiscoverResponse } from "@/lib/schemas/discover";
+import { buildIntentIndex, resolveIntent, type IntentDoc, type IntentIndex } from "./intent";
+
+export type Resolution = { resolved: DiscoverResponse["resolved"]; viaIntent: boolean };
+
+export function intentIndexOf(registry: Registry): IntentIndex {
+  return derive(registry, "intent-index", (r) => {
+    const categoryTitles = new Map(r.categories.map((c) => [c.id, c.title]));
+    const docs: IntentDoc[] = r.capabilities.map((c) => ({
+      id: c.id,
+      title: c.title,
+      description: c.description,
+      category: c.categoryId,
+      categoryTitle: categoryTitles.get(c.categoryId),
+      tags: c.tags,
+      aliases: c.aliases,
+      examples: c.examples,
+    }));
+    return buildIntentIndex(docs);
+  });
+}
+
+export async function resolveCapability(db: Db, body: Pick<DiscoverBody, "capability_id" | "intent">): Promise<Resolution> {
+  const registry = await getRegistry(db);
+  // Both given: capability_id wins and the intent is ignored (API.md).
+  if (body.capability_id !== undefined) {
+    const id = body.capability_id;
+    if (!registry.byId.has(id)) {
+      throw new ApiError("capability_not_found", `There is no capability "${id}".`, {
+        errors: [{ pointer: "#/capability_id", detail: "Unknown capability; see suggestions, or GET /api/capabilities." }],
+        extras: { suggestions: suggestCapabilityIds(registry.capabilities, id) },
+      });
+    }
+    return { resolved: { capability_id: id, confidence: 1, candidates: [] }, viaIntent: false };
+  }
+  const result = resolveIntent(intentIndexOf(registry), body.intent ?? "");
+  if (!result.best) {
+    throw new ApiError("intent_unresolved", "No capability in the registry clearly serves this intent.", {
+      errors: [{ pointer: "#/intent", detail: "Rephrase the need, pick one of the candidates, or send a capability_id." }],
+      extras: { candidates: result.candidates.slice(0, 3) },
+    });
+  }
+  const best = result.best;
+  return {
+    resolved: {
+      capability_id: best.capability_id,
+      confidence: best.confidence,
+      candidates: result.candidates.filter((c) => c.capability_id !== best.capability_id).slice(0, 3),
+    },
+    viaIntent: true,
+  };
+}
