@@ -20,9 +20,13 @@ function mergeHistSql(a: SQL, b: SQL): SQL {
 
 /** Rolls up at most `limit` pending reports; returns how many it counted. */
 export async function rollUpReports(db: Db, limit = 20_000): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(
-    db,
-    sql`with batch as (
+  const [row] = await queryRows<{ n: number }>(db, rollupStatement(limit));
+  return Number(row?.n ?? 0);
+}
+
+/** The one statement of a rollup batch (exported for EXPLAIN). */
+export function rollupStatement(limit: number): SQL {
+  return sql`with batch as (
           update outcome_reports r set rolled_up = true
           where r.id in (
             select id from outcome_reports where not rolled_up
@@ -130,9 +134,7 @@ export async function rollUpReports(db: Db, limit = 20_000): Promise<number> {
           returning 1
         )
         select (select count(*) from batch)::int as n, (select count(*) from ins)::int as rollups,
-               (select count(*) from net)::int as hours`,
-  );
-  return Number(row?.n ?? 0);
+               (select count(*) from net)::int as hours`;
 }
 
 /** Rolls up until nothing is pending (used by the seed and tests). */

@@ -1,9 +1,11 @@
-import { methods, route } from "@/lib/http/route";
-import { getStats } from "@/lib/stats";
+import { json, methods, route } from "@/lib/http/route";
+import { STATS_CACHE_MS, getStats } from "@/lib/stats";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   GET: route({
     policy: "stats",
-    handler: ({ db }) => getStats(db),
+    // The same for every caller, so shared caches may keep it as long as an instance does.
+    handler: async ({ db }) =>
+      json(await getStats(db), 200, { "Cache-Control": `public, max-age=${Math.floor(STATS_CACHE_MS / 1000)}` }),
   }),
 });

@@ -1,0 +1,145 @@
+// POST /api/report_outcome as a caller sees it: 202 with a report id, precise problems for bad
+// input, and nothing stored or counted when a request is refused.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { createTestDb, type TestDb } from "../helpers/db";
+import { BASE, call } from "../helpers/http";
+import { queryRows } from "@/lib/db/client";
+import { resolvePrincipal } from "@/lib/auth/principal";
+import { rollUpAll } from "@/lib/outcomes";
+import * as reportRoute from "@/app/api/report_outcome/route";
+import { addDiscovery, addEndpoint, anonymous, rollupOf } from "./outcomes-fixtures";
+
+let t: TestDb;
+let ep: string;
+beforeAll(async () => {
+  t = await createTestDb({ seed: "catalogue" });
+  ep = await addEndpoint(t.db);
+});
+afterAll(async () => t?.close());
+
+const post = (json: unknown, init: RequestInit = {}) => call(reportRoute.POST, "/api/report_outcome", { method: "POST", json, ...init });
+
+/** Everything a refused request could have changed (after counting whatever is pending). */
+async function snapshot() {
+  await rollUpAll(t.db);
+  const [r] = await queryRows<Record<string, number>>(
+    t.db,
+    sql`select (select count(*) from outcome_reports)::int as reports,
+               (select count(*) from outcome_reports where not rolled_up)::int as pending,
+               (select coalesce(sum(reports), 0) from outcome_rollups)::int as rolled,
+               (select coalesce(sum(w_total), 0) from outcome_rollups)::float8 as weight,
+               (select count(*) from reporter_weights)::int as caps`,
+  );
+  return r;
+}
+
+/** The principal the route resolves for the test helper's requests. */
+async function callerKey(): Promise<string> {
+  const req = new Request(BASE + "/api/report_outcome", { headers: { "x-forwarded-for": "203.0.113.7" } });
+  return (await resolvePrincipal(req, t.db, new URL(req.url))).key;
+}
+
+describe("POST /api/report_outcome", () => {
+  it("accepts a report with 202 { accepted, report_id } and stores it as sent", async () => {
+    const res = await post({ endpoint_id: ep, success: false, latency_ms: 231.6, status_code: 503 });
+    expect(res.status).toBe(202);
+    expect(Object.keys(res.body).sort()).toEqual(["accepted", "report_id"]);
+    expect(res.body.accepted).toBe(true);
+    expect(res.body.report_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+    const [row] = await queryRows<Record<string, unknown>>(
+      t.db,
+      sql`select endpoint_id::text, success, latency_ms, status_code, reporter_kind, weight, rolled_up
+          from outcome_reports where id = ${res.body.report_id as string}::uuid`,
+    );
+    expect(row).toMatchObject({ endpoint_id: ep, success: false, latency_ms: 232, status_code: 503, reporter_kind: "anonymous", rolled_up: false });
+    expect(Number(row.weight)).toBe(1);
+  });
+
+  it("takes only endpoint_id and success; the rest is optional", async () => {
+    const before = await rollupOf(t.db, ep);
+    const res = await post({ endpoint_id: ep, success: true });
+    expect(res.status).toBe(202);
+    await rollUpAll(t.db);
+    const after = await rollupOf(t.db, ep);
+    expect(after.reports - before.reports).toBeGreaterThanOrEqual(1);
+    expect(after.successes - before.successes).toBe(1);
+  });
+
+  it("weighs a report with the caller's own fresh discovery_id double, and an expired or foreign one at the lowest weight", async () => {
+    const key = await callerKey();
+    const me = { kind: "anonymous" as const, key, ip: "203.0.113.7" };
+    const fresh = await addDiscovery(t.db, me, [ep], 5);
+    const expired = await addDiscovery(t.db, me, [ep], 60 * 20);
+    const foreign = await addDiscovery(t.db, anonymous("198.51.100.200"), [ep], 1);
+    const weights: number[] = [];
+    for (const discovery_id of [fresh, expired, foreign]) {
+      const res = await post({ endpoint_id: ep, success: true, discovery_id });
+      expect(res.status).toBe(202);
+      const [row] = await queryRows<{ weight: number }>(t.db, sql`select weight from outcome_reports where id = ${res.body.report_id as string}::uuid`);
+      weights.push(Number(row.weight));
+    }
+    expect(weights).toEqual([2, 1, 1]);
+  });
+
+  it("answers 405 with Allow to other methods", async () => {
+    const res = await call(reportRoute.GET, "/api/report_outcome");
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toContain("POST");
+  });
+});
+
+describe("bad input changes nothing", () => {
+  const unknownId = "0b7c4a57-2f7e-4c1f-9a35-8d6d1f1f9b0e";
+  const cases: Array<[string, () => unknown, number, string, string?]> = [
+    ["a non-UUID endpoint_id", () => ({ endpoint_id: "endpoint-1", success: true }), 422, "validation_failed", "#/endpoint_id"],
+    ["an unknown endpoint_id", () => ({ endpoint_id: unknownId, success: true }), 404, "endpoint_not_found"],
+    ["success as a string", () => ({ endpoint_id: ep, success: "true" }), 422, "validation_failed", "#/success"],
+    ["no success at all", () => ({ endpoint_id: ep }), 422, "validation_failed", "#/success"],
+    ["a negative latency", () => ({ endpoint_id: ep, success: true, latency_ms: -1 }), 422, "validation_failed", "#/latency_ms"],
+    ["a latency of 1e308", () => ({ endpoint_id: ep, success: true, latency_ms: 1e308 }), 422, "validation_failed", "#/latency_ms"],
+    ["a latency as a string", () => ({ endpoint_id: ep, success: true, latency_ms: "5" }), 422, "validation_failed", "#/latency_ms"],
+    ["status_code 42", () => ({ endpoint_id: ep, success: true, status_code: 42 }), 422, "validation_failed", "#/status_code"],
+    ["status_code 700", () => ({ endpoint_id: ep, success: true, status_code: 700 }), 422, "validation_failed", "#/status_code"],
+    ["a fractional status_code", () => ({ endpoint_id: ep, success: true, status_code: 200.5 }), 422, "validation_failed", "#/status_code"],
+    ["a non-UUID discovery_id", () => ({ endpoint_id: ep, success: true, discovery_id: "abc" }), 422, "validation_failed", "#/discovery_id"],
+    ["a weight field", () => ({ endpoint_id: ep, success: true, weight: 100 }), 422, "unknown_field", "#/weight"],
+    ["a score field", () => ({ endpoint_id: ep, success: true, score: 1 }), 422, "unknown_field", "#/score"],
+    ["an array body", () => [{ endpoint_id: ep, success: true }], 422, "validation_failed"],
+  ];
+
+  for (const [name, body, status, code, pointer] of cases) {
+    it(`refuses ${name} with ${status} ${code}`, async () => {
+      const before = await snapshot();
+      const res = await post(body());
+      expect(res.status).toBe(status);
+      expect(res.headers.get("content-type")).toContain("application/problem+json");
+      expect(res.body.code).toBe(code);
+      expect(res.body.status).toBe(status);
+      if (pointer) expect((res.body.errors as Array<{ pointer: string }>).map((e) => e.pointer)).toContain(pointer);
+      expect(await snapshot()).toEqual(before);
+    });
+  }
+
+  it("refuses a latency that overflows JSON numbers (1e400) and malformed JSON", async () => {
+    const before = await snapshot();
+    const overflow = await call(reportRoute.POST, "/api/report_outcome", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: `{"endpoint_id":"${ep}","success":true,"latency_ms":1e400}`,
+    });
+    expect(overflow.status).toBe(422);
+    expect((overflow.body.errors as Array<{ pointer: string }>)[0].pointer).toBe("#/latency_ms");
+    const broken = await call(reportRoute.POST, "/api/report_outcome", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: `{"endpoint_id":"${ep}","success":tru`,
+    });
+    expect(broken.status).toBe(400);
+    expect(broken.body.code).toBe("invalid_json");
+    const text = await call(reportRoute.POST, "/api/report_outcome", { method: "POST", body: "success=true" });
+    expect(text.status).toBe(415);
+    expect(await snapshot()).toEqual(before);
+  });
+});
