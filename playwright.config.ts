@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { E2E_DNS_PORT } from "./tests/e2e/support/env";
 
 // Browser tests against the production build (`npm run build` first), in Debian's Chromium.
 // The server runs on an in-memory PGlite so every run starts from the same seeded data.
@@ -22,6 +23,15 @@ export default defineConfig({
     url: `http://127.0.0.1:${PORT}/api/ready`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { PGLITE_DIR: "memory://", CAPDEX_SEED: "demo", NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      PGLITE_DIR: "memory://",
+      CAPDEX_SEED: "demo",
+      NEXT_TELEMETRY_DISABLED: "1",
+      // A side-by-side build (NEXT_DIST_DIR=.next-x npx next build) is served as it is named.
+      ...(process.env.NEXT_DIST_DIR ? { NEXT_DIST_DIR: process.env.NEXT_DIST_DIR } : {}),
+      // The submission journey: a .test host, its DNS TXT record served by the spec's DNS server.
+      DNS_SERVERS: `127.0.0.1:${E2E_DNS_PORT}`,
+      ALLOW_PRIVATE_TARGETS: "1",
+    },
   },
 });

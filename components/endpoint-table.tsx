@@ -1,0 +1,123 @@
+// Endpoints of a capability as a ranked table: what an agent would call, in the order Capdex ranks
+// them, with price, network, observed figures, check state and score. Scrolls sideways on phones.
+import type { EndpointFacts } from "@/lib/portal/endpoints";
+import { describeExclusion, formatAgo, formatMs, formatPercent, formatPrice, formatScore } from "@/lib/portal/format";
+import type { RankedEndpoint } from "@/lib/schemas/discover";
+
+type Row = RankedEndpoint & { exclusion_reasons?: string[] };
+
+function CheckState({ ep, facts }: { ep: Row; facts?: EndpointFacts }) {
+  const state = facts?.checkState ?? (ep.verified ? "verified" : "unverified");
+  if (state === "verified") return <span className="font-medium text-emerald-800">✓ Verified</span>;
+  if (state === "failing") {
+    const reason = facts?.lastCheckReason?.replace(/_/g, " ");
+    return (
+      <span className="text-red-800">
+        <span className="font-medium">✗ Failing</span>
+        {reason && <span className="block text-xs">{reason}</span>}
+      </span>
+    );
+  }
+  return <span className="text-slate-700">Unverified</span>;
+}
+
+export function EndpointTable({
+  rows,
+  facts,
+  caption,
+  now,
+  startRank = 1,
+  showReasons = false,
+  testId,
+}: {
+  rows: Row[];
+  facts: Map<string, EndpointFacts>;
+  caption: string;
+  now: Date;
+  startRank?: number;
+  showReasons?: boolean;
+  testId?: string;
+}) {
+  const th = "px-3 py-2 text-left font-semibold whitespace-nowrap";
+  const td = "px-3 py-2 align-top";
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200" tabIndex={0} role="region" aria-label={caption}>
+      <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid={testId}>
+        <caption className="sr-only">{caption}</caption>
+        <thead className="bg-slate-50 text-slate-800">
+          <tr>
+            <th scope="col" className={th}>
+              {showReasons ? "#" : "Rank"}
+            </th>
+            <th scope="col" className={th}>
+              Provider
+            </th>
+            <th scope="col" className={th}>
+              Price / call
+            </th>
+            <th scope="col" className={th}>
+              Network, assets
+            </th>
+            <th scope="col" className={th}>
+              Success 7d
+            </th>
+            <th scope="col" className={th}>
+              p95
+            </th>
+            <th scope="col" className={th}>
+              Checks
+            </th>
+            <th scope="col" className={th}>
+              Last check
+            </th>
+            <th scope="col" className={`${th} text-right`}>
+              Score
+            </th>
+            {showReasons && (
+              <th scope="col" className={th}>
+                Why not ranked
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 bg-white">
+          {rows.map((ep, i) => {
+            const f = facts.get(ep.endpoint_id);
+            return (
+              <tr key={ep.endpoint_id} data-endpoint-id={ep.endpoint_id}>
+                <td className={`${td} tabular-nums text-slate-700`}>{startRank + i}</td>
+                <td className={td}>
+                  <span className="font-medium text-slate-950">{ep.provider_name}</span>
+                  {f?.isDemo && (
+                    <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900" title="Demo listing: sample data, not a real provider">
+                      demo
+                    </span>
+                  )}
+                  <span className="mt-0.5 block max-w-[16rem] truncate font-mono text-xs text-slate-600" title={ep.url}>
+                    <span className="font-semibold">{ep.method}</span> {ep.url}
+                  </span>
+                </td>
+                <td className={`${td} whitespace-nowrap tabular-nums`}>{formatPrice(ep.payment.price_per_call)}</td>
+                <td className={td}>
+                  <span className="whitespace-nowrap">{ep.payment.network}</span>
+                  <span className="block text-xs text-slate-600">{ep.payment.accepted_assets.join(", ")}</span>
+                </td>
+                <td className={`${td} whitespace-nowrap tabular-nums`}>
+                  {formatPercent(ep.observed.success_rate_7d)}
+                  <span className="block text-xs text-slate-600">n = {ep.observed.sample_size_7d}</span>
+                </td>
+                <td className={`${td} whitespace-nowrap tabular-nums`}>{formatMs(ep.observed.p95_latency_ms)}</td>
+                <td className={`${td} whitespace-nowrap`}>
+                  <CheckState ep={ep} facts={f} />
+                </td>
+                <td className={`${td} whitespace-nowrap text-slate-700`}>{formatAgo(f?.lastCheckAt ?? null, now)}</td>
+                <td className={`${td} text-right font-semibold tabular-nums`}>{formatScore(ep.score)}</td>
+                {showReasons && <td className={td}>{(ep.exclusion_reasons ?? []).map(describeExclusion).join("; ")}</td>}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,156 @@
+"use client";
+// The three steps of a submission. Each step posts to one server action that checks it with the
+// API's schema; errors appear beside their field, and focus moves to the first one (or the next step).
+import { useActionState, useEffect, useRef } from "react";
+import { wizardAction, type WizardState } from "@/app/(portal)/providers/submit/actions";
+import { WIZARD_FIELDS, WIZARD_STEPS, type WizardField } from "@/lib/portal/wizard-steps";
+import { NETWORK_NAMES } from "@/lib/schemas/networks";
+import { CapabilityPicker, type CapabilityOption } from "./capability-picker";
+import { FieldError, TextField } from "./field";
+import { Notice } from "./notice";
+
+const select = "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-950";
+
+export function SubmitWizard({
+  capabilities,
+  categories,
+  initialCapability,
+  methods,
+}: {
+  /** HTTP_METHODS of the submit schema, handed in so the schema (and zod) stay off the browser. */
+  methods: readonly string[];
+  capabilities: CapabilityOption[];
+  categories: Record<string, string>;
+  initialCapability: string;
+}) {
+  const initial: WizardState = {
+    step: 0,
+    values: { method: "GET", network: "base", accepted_assets: "USDC", capability_id: initialCapability },
+    errors: {},
+    seq: 0,
+  };
+  const [state, action, pending] = useActionState(wizardAction, initial);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const { step, values, errors } = state;
+  const current = WIZARD_STEPS[step];
+  const fieldErrors = Object.keys(errors).filter((k) => k !== "form");
+
+  useEffect(() => {
+    if (state.seq === 0) return;
+    const first = WIZARD_FIELDS.find((f) => errors[f]);
+    const el = first ? document.getElementById(`field-${first}`) : null;
+    (el ?? headingRef.current)?.focus();
+  }, [state.seq, errors]);
+
+  const v = (f: WizardField) => values[f] ?? "";
+  const stepFields = current.fields as readonly string[];
+
+  return (
+    <form action={action} noValidate className="max-w-2xl" aria-describedby="wizard-progress">
+      <ol id="wizard-progress" className="mb-6 grid grid-cols-4 gap-2 text-xs sm:text-sm">
+        {[...WIZARD_STEPS.map((s) => s.title), "DNS record"].map((title, i) => (
+          <li
+            key={title}
+            aria-current={i === step ? "step" : undefined}
+            className={`border-t-4 pt-2 ${i < step ? "border-indigo-700 text-slate-800" : i === step ? "border-indigo-700 font-semibold text-slate-950" : "border-slate-200 text-slate-600"}`}
+          >
+            <span className="sr-only">Step </span>
+            {i + 1}. {title}
+            {i < step && <span className="sr-only"> (done)</span>}
+          </li>
+        ))}
+      </ol>
+      <input type="hidden" name="step" value={step} />
+      {WIZARD_FIELDS.filter((f) => !stepFields.includes(f)).map((f) => (
+        <input key={f} type="hidden" name={f} value={v(f)} />
+      ))}
+
+      <h2 ref={headingRef} tabIndex={-1} className="text-xl font-semibold text-slate-950">
+        Step {step + 1} of {WIZARD_STEPS.length + 1}: {current.title}
+      </h2>
+      {fieldErrors.length > 0 && (
+        <div className="mt-3">
+          <Notice tone="error" role="alert" title={`Check ${fieldErrors.length === 1 ? "the field" : `${fieldErrors.length} fields`} marked below`} />
+        </div>
+      )}
+      {errors.form && (
+        <div className="mt-3">
+          <Notice tone="error" role="alert" title="The submission was not accepted">
+            {errors.form}
+          </Notice>
+        </div>
+      )}
+
+      <div key={`${step}-${state.seq}`} className="mt-4 space-y-5">
+        {step === 0 && (
+          <>
+            <TextField name="endpoint_url" label="Endpoint URL" type="url" inputMode="url" autoComplete="url" defaultValue={v("endpoint_url")} error={errors.endpoint_url} hint="The https:// address agents call, e.g. https://api.example.com/v1/weather." placeholder="https://api.example.com/v1/…" />
+            <div>
+              <label htmlFor="field-method" className="block text-sm font-medium text-slate-800">
+                HTTP method
+              </label>
+              <select id="field-method" name="method" defaultValue={v("method") || "GET"} className={select} aria-invalid={errors.method ? true : undefined} aria-describedby={errors.method ? "field-method-error" : undefined}>
+                {methods.map((m) => (
+                  <option key={m}>{m}</option>
+                ))}
+              </select>
+              <FieldError id="field-method-error" message={errors.method} />
+            </div>
+            <CapabilityPicker options={capabilities} categories={categories} defaultValue={v("capability_id")} error={errors.capability_id} />
+            <div>
+              <label htmlFor="field-description" className="block text-sm font-medium text-slate-800">
+                Description <span className="font-normal text-slate-600">(optional)</span>
+              </label>
+              <textarea id="field-description" name="description" rows={3} maxLength={500} defaultValue={v("description")} aria-invalid={errors.description ? true : undefined} aria-describedby={errors.description ? "field-description-error" : undefined} className={`${select} ${errors.description ? "border-red-700" : ""}`} />
+              <FieldError id="field-description-error" message={errors.description} />
+            </div>
+          </>
+        )}
+        {step === 1 && (
+          <>
+            <TextField name="price_per_call" label="Price per call (USD)" inputMode="decimal" defaultValue={v("price_per_call")} error={errors.price_per_call} hint="0 for a free endpoint; paid endpoints answer 402 with an x402 challenge at this price." placeholder="0.002" />
+            <div>
+              <label htmlFor="field-network" className="block text-sm font-medium text-slate-800">
+                Payment network
+              </label>
+              <select id="field-network" name="network" defaultValue={v("network") || "base"} className={select} aria-invalid={errors.network ? true : undefined} aria-describedby={errors.network ? "field-network-error" : undefined}>
+                {NETWORK_NAMES.map((n) => (
+                  <option key={n}>{n}</option>
+                ))}
+              </select>
+              <FieldError id="field-network-error" message={errors.network} />
+            </div>
+            <TextField name="accepted_assets" label="Accepted assets" defaultValue={v("accepted_assets")} error={errors.accepted_assets} hint="Asset symbols, separated by commas, e.g. USDC, USDT." autoCapitalize="characters" />
+          </>
+        )}
+        {step === 2 && (
+          <>
+            <TextField name="provider_name" label="Provider name" autoComplete="organization" defaultValue={v("provider_name")} error={errors.provider_name} hint="Shown beside the endpoint in rankings." />
+            <TextField name="contact_email" label="Contact e-mail" type="email" autoComplete="email" defaultValue={v("contact_email")} error={errors.contact_email} hint="Never shown publicly; used if the listing has a problem." />
+            <dl className="rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm">
+              <dt className="font-semibold text-slate-800">You are listing</dt>
+              <dd className="mt-1 break-all font-mono text-slate-800">
+                {v("method")} {v("endpoint_url")}
+              </dd>
+              <dd className="text-slate-700">
+                as {v("capability_id")}, {v("price_per_call")} USD per call on {v("network")} ({v("accepted_assets")})
+              </dd>
+            </dl>
+          </>
+        )}
+      </div>
+
+      {/* Next comes first in the DOM so that Enter in a field goes forward, not back. */}
+      <div className="mt-8 flex flex-row-reverse items-center justify-between gap-3">
+        <button type="submit" name="nav" value="next" disabled={pending} className="rounded-md bg-indigo-700 px-5 py-2 font-semibold text-white hover:bg-indigo-800 disabled:opacity-60">
+          {pending ? "Checking…" : step < WIZARD_STEPS.length - 1 ? "Next →" : "Submit and get the DNS record"}
+        </button>
+        {step > 0 && (
+          <button type="submit" name="nav" value="back" formNoValidate disabled={pending} className="rounded-md border border-slate-300 px-4 py-2 font-medium text-slate-800 hover:bg-slate-50 disabled:opacity-60">
+            ← Back
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
