@@ -1,0 +1,12 @@
+import { methods, route } from "@/lib/http/route";
+import { parseOrThrow } from "@/lib/http/validate";
+import { submissionParamsSchema } from "@/lib/schemas/submit";
+import { verifySubmissionNow } from "@/lib/submissions";
+
+// No body is read: the check takes nothing from the caller but the submission id.
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  POST: route({
+    policy: "submission",
+    handler: ({ db, params }) => verifySubmissionNow(db, parseOrThrow(submissionParamsSchema, params).id),
+  }),
+});
