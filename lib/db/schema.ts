@@ -191,6 +191,11 @@ export const endpoints = pgTable(
     index("endpoints_capability_idx").on(t.capabilityId),
     index("endpoints_provider_idx").on(t.providerId),
     index("endpoints_next_check_idx").on(t.nextCheckAt),
+    // The probe schedule claims due endpoints in due order; demo and delisted rows never are, and a
+    // range on the expression lets an idle claim stop at once (lib/probes/schedule.ts).
+    index("endpoints_probe_due_idx")
+      .on(sql`coalesce(next_check_at, '-infinity'::timestamptz)`)
+      .where(sql`status = 'listed' and not is_demo`),
   ],
 );
 

@@ -10,7 +10,10 @@ export type ClaimedEndpoint = { id: string; url: string; method: string; pricePe
 // an instance that dies mid-probe releases its endpoints when the lease runs out.
 const LEASE_SECONDS = 60;
 
-/** Claims up to `limit` due endpoints for this instance (demo and delisted ones are never due). */
+/**
+ * Claims up to `limit` due endpoints for this instance (demo and delisted ones are never due; never
+ * probed ones come first). Written to match endpoints_probe_due_idx, so it costs an index probe.
+ */
 export async function claimDueEndpoints(db: Db, limit: number): Promise<ClaimedEndpoint[]> {
   const rows = await queryRows<{ id: string; url: string; method: string; price_per_call: number; network: string }>(
     db,
@@ -18,9 +21,9 @@ export async function claimDueEndpoints(db: Db, limit: number): Promise<ClaimedE
         where id in (
           select id from endpoints
           where status = 'listed' and not is_demo
-            and (next_check_at is null or next_check_at <= now())
+            and coalesce(next_check_at, '-infinity'::timestamptz) <= now()
             and (check_claimed_until is null or check_claimed_until < now())
-          order by next_check_at nulls first
+          order by coalesce(next_check_at, '-infinity'::timestamptz)
           limit ${limit}
           for update skip locked)
         returning id, url, method, price_per_call, network`,

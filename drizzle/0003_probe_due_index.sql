@@ -1,0 +1,1 @@
+CREATE INDEX "endpoints_probe_due_idx" ON "endpoints" USING btree (coalesce(next_check_at, '-infinity'::timestamptz)) WHERE status = 'listed' and not is_demo;
