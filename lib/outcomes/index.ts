@@ -1,6 +1,6 @@
 // Recording outcome reports (POST /report_outcome) and first-party probe outcomes. The write path is
-// one prepared INSERT: no hot row, no read-modify-write; the rollup job counts reports later.
-import { sql, type SQL } from "drizzle-orm";
+// one prepared INSERT: no hot row, no read-modify-write, no lookup; the rollup job weighs and counts.
+import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { outcomeReports } from "@/lib/db/schema";
 import type { Principal } from "@/lib/auth/principal";
@@ -14,19 +14,11 @@ export { WEIGHTS, CAPS } from "./weights";
 
 const ph = (name: string) => sql.placeholder(name);
 
-// The discovery bonus is decided here, inside the INSERT: one primary-key lookup of the discovery,
-// which must belong to this caller, list this endpoint and be recent. Anything else counts as base.
-const discoveryFactor = sql`case when exists (
-    select 1 from discoveries d
-    where d.id = ${ph("discoveryId")}::uuid and d.principal_key = ${ph("principalKey")}::text
-      and ${ph("endpointId")}::uuid = any(d.endpoint_ids)
-      and d.created_at > now() - ${sql.raw(String(WEIGHTS.discoveryWindowMinutes))} * interval '1 minute'
-  ) then ${sql.raw(String(WEIGHTS.discoveryBonus))} else 1 end`;
-
-function buildInsert(db: Db, name: string, weight: SQL) {
+function buildInsert(db: Db) {
   return db
     .insert(outcomeReports)
     .values({
+      // The endpoint's foreign key is the existence check (23503 -> 404).
       endpointId: sql`${ph("endpointId")}::uuid`,
       success: sql`${ph("success")}::boolean`,
       // Stored in whole milliseconds; the histogram's resolution is far coarser.
@@ -36,26 +28,32 @@ function buildInsert(db: Db, name: string, weight: SQL) {
       reporterKind: sql`${ph("reporterKind")}::text`,
       reporterKey: sql`${ph("reporterKey")}::text`,
       userId: sql`${ph("userId")}::text`,
-      weight,
+      // The tier's weight; the discovery bonus, the caps and the provider rule apply when counted.
+      weight: sql`${ph("weight")}::float8`,
     })
     .returning({ id: outcomeReports.id })
-    .prepare(name);
+    .prepare("outcomes_insert");
 }
 
-type Prepared = { report: ReturnType<typeof buildInsert>; probe: ReturnType<typeof buildInsert> };
-const prepared = new WeakMap<Db, Prepared>();
+const prepared = new WeakMap<Db, ReturnType<typeof buildInsert>>();
 
-function statementsOf(db: Db): Prepared {
+function insertStatement(db: Db) {
   let p = prepared.get(db);
-  if (!p) {
-    p = {
-      report: buildInsert(db, "outcomes_report", sql`${ph("baseWeight")}::float8 * ${discoveryFactor}`),
-      probe: buildInsert(db, "outcomes_probe", sql`${ph("baseWeight")}::float8`),
-    };
-    prepared.set(db, p);
-  }
+  if (!p) prepared.set(db, (p = buildInsert(db)));
   return p;
 }
+
+type Values = {
+  endpointId: string;
+  success: boolean;
+  latencyMs: number | null;
+  statusCode: number | null;
+  discoveryId: string | null;
+  reporterKind: string;
+  reporterKey: string;
+  userId: string | null;
+  weight: number;
+};
 
 /** Stores one caller's report; 404 endpoint_not_found when the endpoint does not exist. */
 export async function recordOutcome(
@@ -64,26 +62,25 @@ export async function recordOutcome(
   principal: Principal,
 ): Promise<{ accepted: true; report_id: string }> {
   const reporter = reporterOf(principal);
-  const rows = await insertOrNotFound(statementsOf(db).report, body.endpoint_id, {
+  const id = await insertOrNotFound(db, {
     endpointId: body.endpoint_id,
     success: body.success,
     latencyMs: body.latency_ms ?? null,
     statusCode: body.status_code ?? null,
     discoveryId: body.discovery_id ?? null,
-    principalKey: principal.key,
     reporterKind: reporter.kind,
     reporterKey: reporter.key,
     userId: reporter.userId,
-    baseWeight: reporter.baseWeight,
+    weight: reporter.baseWeight,
   });
-  return { accepted: true, report_id: rows[0].id };
+  return { accepted: true, report_id: id };
 }
 
 export type ProbeOutcome = { endpointId: string; success: boolean; latencyMs?: number | null; statusCode?: number | null };
 
 /** Stores the outcome of a first-party probe (weighted above anonymous reports, never capped). */
 export async function recordProbeOutcome(db: Db, outcome: ProbeOutcome): Promise<{ report_id: string }> {
-  const rows = await insertOrNotFound(statementsOf(db).probe, outcome.endpointId, {
+  const id = await insertOrNotFound(db, {
     endpointId: outcome.endpointId,
     success: outcome.success,
     latencyMs: outcome.latencyMs ?? null,
@@ -92,21 +89,17 @@ export async function recordProbeOutcome(db: Db, outcome: ProbeOutcome): Promise
     reporterKind: "probe",
     reporterKey: "probe",
     userId: null,
-    baseWeight: WEIGHTS.probe,
+    weight: WEIGHTS.probe,
   });
-  return { report_id: rows[0].id };
+  return { report_id: id };
 }
 
-async function insertOrNotFound(
-  statement: Prepared["report"],
-  endpointId: string,
-  values: Record<string, unknown>,
-): Promise<Array<{ id: string }>> {
+async function insertOrNotFound(db: Db, values: Values): Promise<string> {
   try {
-    return await statement.execute(values);
+    const rows = await insertStatement(db).execute(values);
+    return rows[0].id;
   } catch (err) {
-    // The endpoint's foreign key is the existence check: no extra query on the hot path.
-    if (pgCodeOf(err) === "23503") throw new ApiError("endpoint_not_found", `No endpoint has the id ${endpointId}.`);
+    if (pgCodeOf(err) === "23503") throw new ApiError("endpoint_not_found", `No endpoint has the id ${values.endpointId}.`);
     throw err;
   }
 }

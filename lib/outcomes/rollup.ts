@@ -6,7 +6,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { queryRows } from "@/lib/db/client";
 import { bucketSql } from "./histogram";
-import { ANONYMOUS_POOL_KEY, CAPS } from "./weights";
+import { ANONYMOUS_POOL_KEY, CAPS, WEIGHTS, reporterSecret } from "./weights";
 
 const num = (n: number) => sql.raw(String(n));
 
@@ -26,18 +26,34 @@ export async function rollUpReports(db: Db, limit = 20_000): Promise<number> {
 
 /** The one statement of a rollup batch (exported for EXPLAIN). */
 export function rollupStatement(limit: number): SQL {
+  // Discoveries are logged by principal key (key:<api key id> or ip:<address>); reports keep only
+  // the account (user_id) or a hash of the address (anonymousReporterKey, recomputed here).
+  const ownDiscovery = sql`b.discovery_id is not null and b.reporter_kind <> 'probe' and exists (
+      select 1 from discoveries d
+      where d.id = b.discovery_id and b.endpoint_id = any(d.endpoint_ids)
+        and d.created_at > b.created_at - ${num(WEIGHTS.discoveryWindowMinutes)} * interval '1 minute'
+        and d.created_at < b.created_at + ${num(WEIGHTS.discoveryClockSlackMinutes)} * interval '1 minute'
+        and case when b.reporter_kind = 'authenticated' then exists (
+                   select 1 from api_keys k
+                   where k.id = (case when d.principal_key ~ '^key:[0-9a-fA-F-]{36}$' then substr(d.principal_key, 5)::uuid end)
+                     and k.user_id = b.user_id)
+                 else b.reporter_key = 'a:' || substr(encode(sha256(convert_to(${reporterSecret()} || '|' || d.principal_key, 'UTF8')), 'hex'), 1, 32)
+            end)`;
   return sql`with batch as (
           update outcome_reports r set rolled_up = true
           where r.id in (
             select id from outcome_reports where not rolled_up
             order by created_at limit ${limit} for update skip locked)
           returning r.id, r.endpoint_id, date_trunc('hour', r.created_at) as hour, r.created_at, r.success,
-                    r.latency_ms, r.reporter_kind, r.reporter_key, r.user_id, r.weight
+                    r.latency_ms, r.reporter_kind, r.reporter_key, r.user_id, r.weight, r.discovery_id
         ),
-        -- Reports by the account that owns the endpoint's provider count zero.
+        -- The tier's weight, doubled when the caller had received this endpoint from that discovery
+        -- within the hour before the report; zero for the account that owns the endpoint's provider.
         weighed as (
           select b.id, b.endpoint_id, b.hour, b.created_at, b.success, b.latency_ms, b.reporter_kind, b.reporter_key,
-                 case when b.user_id is not null and p.user_id = b.user_id then 0::float8 else b.weight end as w
+                 case when b.user_id is not null and p.user_id = b.user_id then ${num(WEIGHTS.ownProvider)}::float8
+                      when ${ownDiscovery} then b.weight * ${num(WEIGHTS.discoveryBonus)}
+                      else b.weight end as w
           from batch b left join endpoints e on e.id = b.endpoint_id left join providers p on p.id = e.provider_id
         ),
         -- Per-reporter cap: add this batch to each reporter's running total for the endpoint-hour

@@ -1,6 +1,6 @@
 // How much an outcome report counts: base weights by reporter tier and discovery, and the caps the
 // rollup job applies. Every value here is documented in docs/ranking.md; change both together.
-import { createHmac } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { Principal } from "@/lib/auth/principal";
 
 export const WEIGHTS = {
@@ -10,8 +10,13 @@ export const WEIGHTS = {
   authenticated: 4,
   /** Multiplier for a report whose discovery_id this caller received for this endpoint in the last hour. */
   discoveryBonus: 2,
-  /** How recent that discovery must be. */
+  /** How recent that discovery must be, when the report was sent. */
   discoveryWindowMinutes: 60,
+  /**
+   * Discoveries are logged within about a second of the answer (lib/discovery/log.ts), so one may
+   * carry a time slightly after a quick report's: this much later still counts.
+   */
+  discoveryClockSlackMinutes: 5,
   /** A first-party probe of the endpoint (lib/probes): above anonymous, never capped. */
   probe: 3,
   /** Reports by the account that owns the endpoint's provider. */
@@ -45,10 +50,16 @@ export function reporterOf(principal: Principal): Reporter {
   if (principal.kind === "authenticated") {
     return { kind: "authenticated", key: `u:${principal.userId}`, userId: principal.userId, baseWeight: WEIGHTS.authenticated };
   }
-  return { kind: "anonymous", key: `a:${hashAddress(principal.key)}`, userId: null, baseWeight: WEIGHTS.anonymous };
+  return { kind: "anonymous", key: anonymousReporterKey(principal.key), userId: null, baseWeight: WEIGHTS.anonymous };
 }
 
-function hashAddress(key: string): string {
-  const secret = process.env.AUTH_SECRET || "capdex-reporter-key";
-  return createHmac("sha256", secret).update(key).digest("base64url").slice(0, 22);
+/** The secret mixed into address hashes (AUTH_SECRET; a fixed string in development). */
+export function reporterSecret(): string {
+  return process.env.AUTH_SECRET || "capdex-reporter-key";
+}
+
+// The rollup computes the same hash in SQL (sha256 of secret|key, first 32 hex digits), to match an
+// anonymous report to the discovery its caller received: keep the two in step (lib/outcomes/rollup.ts).
+export function anonymousReporterKey(principalKey: string): string {
+  return `a:${createHash("sha256").update(`${reporterSecret()}|${principalKey}`).digest("hex").slice(0, 32)}`;
 }

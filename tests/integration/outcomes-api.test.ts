@@ -67,20 +67,19 @@ describe("POST /api/report_outcome", () => {
     expect(after.successes - before.successes).toBe(1);
   });
 
-  it("weighs a report with the caller's own fresh discovery_id double, and an expired or foreign one at the lowest weight", async () => {
+  it("counts a report with the caller's own fresh discovery_id double, and an expired or foreign one at the lowest weight", async () => {
     const key = await callerKey();
     const me = { kind: "anonymous" as const, key, ip: "203.0.113.7" };
-    const fresh = await addDiscovery(t.db, me, [ep], 5);
-    const expired = await addDiscovery(t.db, me, [ep], 60 * 20);
-    const foreign = await addDiscovery(t.db, anonymous("198.51.100.200"), [ep], 1);
-    const weights: number[] = [];
-    for (const discovery_id of [fresh, expired, foreign]) {
-      const res = await post({ endpoint_id: ep, success: true, discovery_id });
+    const counted: number[] = [];
+    for (const [minutesAgo, who] of [[5, me], [60 * 20, me], [1, anonymous("198.51.100.200")]] as const) {
+      const target = await addEndpoint(t.db);
+      const discovery_id = await addDiscovery(t.db, who, [target], minutesAgo);
+      const res = await post({ endpoint_id: target, success: true, discovery_id });
       expect(res.status).toBe(202);
-      const [row] = await queryRows<{ weight: number }>(t.db, sql`select weight from outcome_reports where id = ${res.body.report_id as string}::uuid`);
-      weights.push(Number(row.weight));
+      await rollUpAll(t.db);
+      counted.push((await rollupOf(t.db, target)).w_total);
     }
-    expect(weights).toEqual([2, 1, 1]);
+    expect(counted).toEqual([2, 1, 1]);
   });
 
   it("answers 405 with Allow to other methods", async () => {

@@ -19,7 +19,7 @@ const report = (endpoint_id: string, success = true, extra: { discovery_id?: str
   ...extra,
 });
 
-describe("base weights, decided when a report is stored", () => {
+describe("weights by tier and discovery", () => {
   it("weighs an anonymous report 1 and an authenticated one 4", async () => {
     const ep = await addEndpoint(t.db);
     const user = await addAccount(t.db, 1);
@@ -35,11 +35,27 @@ describe("base weights, decided when a report is stored", () => {
     const user = await addAccount(t.db, 2);
     await recordOutcome(t.db, report(ep, true, { discovery_id: await addDiscovery(t.db, anon, [ep], 59) }), anon);
     await recordOutcome(t.db, report(ep, true, { discovery_id: await addDiscovery(t.db, user, [ep]) }), user);
+    // Stored at the tier's weight; the bonus is applied when counted.
+    expect((await storedWeights(t.db, ep)).sort((a, b) => a - b)).toEqual([1, 4]);
+    await rollUpAll(t.db);
     expect(WEIGHTS.discoveryBonus).toBe(2);
-    expect((await storedWeights(t.db, ep)).sort((a, b) => a - b)).toEqual([2, 8]);
+    expect((await rollupOf(t.db, ep)).w_total).toBe(2 + 8);
   });
 
-  it("counts a foreign, expired or unrelated discovery_id at the base weight", async () => {
+  it("gives the bonus for any key of the same account, and for a discovery logged just after the report", async () => {
+    const ep = await addEndpoint(t.db);
+    const user = await addAccount(t.db, 21);
+    const otherKey = await addAccount(t.db, 22);
+    const sameUserOtherKey = { ...user, apiKeyId: otherKey.apiKeyId, key: otherKey.key };
+    await t.db.execute(sql`update api_keys set user_id = ${user.userId} where id = ${otherKey.apiKeyId}::uuid`);
+    // The discovery log is written in batches, so its row may be stamped a little after the report.
+    const d = await addDiscovery(t.db, user, [ep], -1);
+    await recordOutcome(t.db, report(ep, true, { discovery_id: d }), sameUserOtherKey);
+    await rollUpAll(t.db);
+    expect((await rollupOf(t.db, ep)).w_total).toBe(8);
+  });
+
+  it("counts a foreign, expired, unrelated or unknown discovery_id at the base weight", async () => {
     const ep = await addEndpoint(t.db);
     const other = await addEndpoint(t.db);
     const me = anonymous("192.0.2.3");
@@ -52,7 +68,12 @@ describe("base weights, decided when a report is stored", () => {
       const res = await recordOutcome(t.db, report(ep, true, { discovery_id }), me);
       expect(res.accepted).toBe(true);
     }
-    expect(await storedWeights(t.db, ep)).toEqual([1, 1, 1, 1]);
+    const user = await addAccount(t.db, 23);
+    const stranger = await addAccount(t.db, 24);
+    await recordOutcome(t.db, report(ep, true, { discovery_id: await addDiscovery(t.db, stranger, [ep]) }), user);
+    await rollUpAll(t.db);
+    expect(await storedWeights(t.db, ep)).toEqual([1, 1, 1, 1, 4]);
+    expect((await rollupOf(t.db, ep)).w_total).toBe(4 * 1 + 4);
   });
 
   it("stores probe outcomes at weight 3 as reporter kind probe", async () => {
@@ -71,7 +92,7 @@ describe("base weights, decided when a report is stored", () => {
     const ep = await addEndpoint(t.db);
     await recordOutcome(t.db, report(ep), anonymous("203.0.113.99"));
     const rows = await queryRows<{ reporter_key: string }>(t.db, sql`select reporter_key from outcome_reports where endpoint_id = ${ep}::uuid`);
-    expect(rows[0].reporter_key).toMatch(/^a:[A-Za-z0-9_-]{22}$/);
+    expect(rows[0].reporter_key).toMatch(/^a:[0-9a-f]{32}$/);
     expect(rows[0].reporter_key).not.toContain("203.0.113.99");
   });
 });
@@ -139,7 +160,7 @@ describe("caps, applied when reports are counted", () => {
     await recordOutcome(t.db, report(ep, false), await addAccount(t.db, 6));
     await rollUpAll(t.db);
     // Stored with their weight (everything is kept), counted as nothing.
-    expect((await storedWeights(t.db, ep)).filter((w) => w === 8)).toHaveLength(5);
+    expect((await storedWeights(t.db, ep)).filter((w) => w === WEIGHTS.authenticated)).toHaveLength(6);
     expect(await rollupOf(t.db, ep)).toEqual({ reports: 6, successes: 5, w_success: 0, w_total: 4 });
     const figures = (await getObservedFigures(t.db, [ep])).get(ep)!;
     expect(figures.success_rate_7d).toBe(0);
