@@ -2,16 +2,19 @@
 // each tool's answer checked against the HTTP API on the same server; limits enforced per address.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { startServer, type TestServer } from "../helpers/server";
+import { createServerDatabase, startServer, type TestServer } from "../helpers/server";
 import { callTool, connectMcp } from "../helpers/mcp";
 
 let server: TestServer;
 let client: Client;
+let database: { url: string; drop: () => Promise<void> } | undefined;
 beforeAll(async () => {
+  // With DATABASE_URL, a fresh database on that server (never the one DATABASE_URL names).
+  if (process.env.DATABASE_URL) database = await createServerDatabase();
   // A fresh in-memory database with the demo seed; no exploration so rankings repeat exactly; one
   // trusted proxy hop, so that a test can speak for a client address of its own (X-Forwarded-For).
   server = await startServer(
-    { CAPDEX_SEED: "demo", DISCOVERY_EXPLORATION_RATE: "0", CAPDEX_WORKER: "off", TRUST_PROXY_HOPS: "1" },
+    { CAPDEX_SEED: "demo", DISCOVERY_EXPLORATION_RATE: "0", CAPDEX_WORKER: "off", TRUST_PROXY_HOPS: "1", DATABASE_URL: database?.url },
     { timeoutMs: 240_000 },
   );
   client = await connectMcp({ url: `${server.url}/api/mcp` });
@@ -19,6 +22,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await server?.stop();
+  await database?.drop();
 });
 
 async function http(path: string, body?: unknown) {
