@@ -1,4 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import https from "node:https";
+import os from "node:os";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
 import { assertPublicUrl, NetError, safeFetch } from "@/lib/net";
 import { startDnsServer, type DnsTestServer } from "../helpers/dns-server";
 import { startX402Server, type X402TestServer } from "../helpers/x402-server";
@@ -151,6 +157,21 @@ describe("safeFetch with ALLOW_PRIVATE_TARGETS=1", () => {
     const err = await failure(safeFetch(server.url("/hang")));
     expect(err.code).toBe("timeout");
     expect(server.hits("/hang")).toBe(1);
+  });
+
+  it("refuses a certificate it cannot verify", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "capdex-tls-"));
+    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+      "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem")], { stdio: "ignore" });
+    const tls = https.createServer({ key: fs.readFileSync(path.join(dir, "key.pem")), cert: fs.readFileSync(path.join(dir, "cert.pem")) }, (_q, r) => r.end("ok"));
+    await new Promise<void>((resolve) => tls.listen(0, "127.0.0.1", resolve));
+    try {
+      const err = await failure(safeFetch(`https://127.0.0.1:${(tls.address() as AddressInfo).port}/`));
+      expect(err.code).toBe("tls_error");
+    } finally {
+      tls.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("reports a refused connection", async () => {
