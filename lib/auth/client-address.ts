@@ -33,7 +33,7 @@ export function installPeerStamp(): void {
 }
 
 /** Number of proxies in front of us whose X-Forwarded-For entries we trust (TRUST_PROXY_HOPS). */
-export function trustedHops(env: NodeJS.ProcessEnv = process.env): number {
+export function trustedHops(env: Record<string, string | undefined> = process.env): number {
   const n = Number(env.TRUST_PROXY_HOPS ?? 0);
   return Number.isInteger(n) && n > 0 ? Math.min(n, 10) : 0;
 }

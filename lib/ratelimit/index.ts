@@ -12,7 +12,7 @@ export { POLICIES, READ_POLICIES, type PolicyName } from "./policies";
 export type RateLimitResult = { allowed: true; headers: Record<string, string> } | { allowed: false; headers: Record<string, string>; error: ApiError };
 
 /** CAPDEX_RATE_LIMIT=off switches the limiter off (benchmarks only; start-up and /api/ready warn). */
-export function rateLimitingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+export function rateLimitingEnabled(env: Record<string, string | undefined> = process.env): boolean {
   return env.CAPDEX_RATE_LIMIT !== "off";
 }
 

@@ -2,6 +2,7 @@
 import { getDbHandle } from "@/lib/db";
 
 export async function startServer() {
+  (await import("@/lib/auth/startup")).prepareAuth();
   if (process.env.CAPDEX_RATE_LIMIT === "off") {
     console.warn("[capdex] WARNING: CAPDEX_RATE_LIMIT=off - rate limiting is disabled. Use this for benchmarks only.");
   }

@@ -35,7 +35,7 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
   const logs: string[] = [];
   const child: ChildProcess = spawn(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: process.cwd(),
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PGLITE_DIR: "memory://", ...env } as NodeJS.ProcessEnv,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PGLITE_DIR: "memory://", AUTH_SECRET: "capdex-test-secret-not-for-production", ...env } as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (d) => logs.push(String(d)));

@@ -1,0 +1,35 @@
+"use server";
+// Sign-in forms: e-mail link (nodemailer) and GitHub. Same-origin posts only; Auth.js does the rest.
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { AuthError } from "next-auth";
+import { z } from "zod";
+import { signIn } from "@/auth";
+import { isSameOrigin } from "@/lib/auth/origin";
+import { safeCallbackUrl } from "@/lib/auth/redirects";
+
+const emailSchema = z.email().max(254);
+
+function back(error: string, callbackUrl: string): never {
+  redirect(`/signin?${new URLSearchParams({ error, callbackUrl })}`);
+}
+
+export async function signInWithEmailAction(formData: FormData): Promise<void> {
+  const callbackUrl = safeCallbackUrl(formData.get("callbackUrl"));
+  if (!isSameOrigin(await headers())) back("CrossOrigin", callbackUrl);
+  const email = emailSchema.safeParse(String(formData.get("email") ?? "").trim());
+  if (!email.success) back("InvalidEmail", callbackUrl);
+  try {
+    await signIn("nodemailer", { email: email.data, redirectTo: callbackUrl });
+  } catch (err) {
+    // Auth.js signals its own failures as AuthError; its success is a redirect, which must pass through.
+    if (err instanceof AuthError) back(err.type === "AccessDenied" ? "AccessDenied" : "EmailSignin", callbackUrl);
+    throw err;
+  }
+}
+
+export async function signInWithGitHubAction(formData: FormData): Promise<void> {
+  const callbackUrl = safeCallbackUrl(formData.get("callbackUrl"));
+  if (!isSameOrigin(await headers())) back("CrossOrigin", callbackUrl);
+  await signIn("github", { redirectTo: callbackUrl });
+}
