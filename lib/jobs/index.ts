@@ -56,26 +56,31 @@ export async function runIfDue(db: Db, job: Job, opts: { force?: boolean } = {})
   return result;
 }
 
-/** Ticks every `tickMs`, running whatever is due. Returns a stop function. */
+/**
+ * Runs every registered job on its own schedule: each job is tried when its interval has passed
+ * since this instance last tried it, and a slow job (a probe pass) never holds up the others.
+ * Returns a stop function.
+ */
 export function startWorker(db: Db, opts: { tickMs?: number } = {}): () => void {
-  const tickMs = opts.tickMs ?? 5_000;
+  const tickMs = opts.tickMs ?? 1_000;
   let stopped = false;
-  let running = false;
-  const tick = async () => {
-    if (stopped || running) return;
-    running = true;
-    try {
-      for (const job of listJobs()) {
-        if (stopped) break;
-        await runIfDue(db, job).catch((err) => console.error(`[capdex] job ${job.name}:`, err));
-      }
-    } finally {
-      running = false;
+  const running = new Set<string>();
+  const lastTried = new Map<string, number>();
+  const tick = () => {
+    if (stopped) return;
+    const now = Date.now();
+    for (const job of listJobs()) {
+      if (running.has(job.name) || now - (lastTried.get(job.name) ?? 0) < job.everyMs) continue;
+      running.add(job.name);
+      lastTried.set(job.name, now);
+      runIfDue(db, job)
+        .catch((err) => console.error(`[capdex] job ${job.name}:`, err))
+        .finally(() => running.delete(job.name));
     }
   };
   const timer = setInterval(tick, tickMs);
   timer.unref?.();
-  void tick();
+  tick();
   return () => {
     stopped = true;
     clearInterval(timer);
