@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { E2E_DNS_PORT } from "./tests/e2e/support/env";
+import { E2E_DNS_PORT, E2E_SMTP_PORT } from "./tests/e2e/support/env";
 
 // Browser tests against the production build (`npm run build` first), in Debian's Chromium.
 // The server runs on an in-memory PGlite so every run starts from the same seeded data.
@@ -21,8 +21,10 @@ export default defineConfig({
   webServer: {
     command: `npx next start -p ${PORT} -H 127.0.0.1`,
     url: `http://127.0.0.1:${PORT}/api/ready`,
-    timeout: 120_000,
-    reuseExistingServer: false,
+    // Seeding the demo data into an in-memory PGlite takes a while on a busy machine.
+    timeout: Number(process.env.E2E_SERVER_TIMEOUT_MS ?? 300_000),
+    // E2E_REUSE_SERVER=1: run against a server already listening on E2E_PORT (started with the same env).
+    reuseExistingServer: process.env.E2E_REUSE_SERVER === "1",
     env: {
       PGLITE_DIR: "memory://",
       CAPDEX_SEED: "demo",
@@ -32,6 +34,9 @@ export default defineConfig({
       // The submission journey: a .test host, its DNS TXT record served by the spec's DNS server.
       DNS_SERVERS: `127.0.0.1:${E2E_DNS_PORT}`,
       ALLOW_PRIVATE_TARGETS: "1",
+      // Sign-in e-mails go to the SMTP server account.spec.ts listens with.
+      EMAIL_SERVER: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
+      EMAIL_FROM: "Capdex <no-reply@capdex.test>",
     },
   },
 });

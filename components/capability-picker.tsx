@@ -58,7 +58,9 @@ export function CapabilityPicker({
         id="field-capability_id"
         name="capability_id"
         size={8}
-        value={selected}
+        // Uncontrolled: React resets a form after its action, and a controlled list box would come
+        // back with nothing selected; defaultValue survives the reset.
+        defaultValue={defaultValue}
         onChange={(e) => setSelected(e.target.value)}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}

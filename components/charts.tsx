@@ -3,16 +3,16 @@
 
 const W = 360;
 const H = 130;
-const PAD = { top: 6, right: 2, bottom: 18, left: 2 };
+const PAD = { top: 12, right: 2, bottom: 18, left: 2 };
 
 type Point = { label: string; value: number | null };
 
-function hourLabel(iso: string) {
-  return `${iso.slice(11, 13)}:00`;
-}
-
+/** Points labelled by age ("47 h ago" .. "now"), which reads the same in every time zone. */
 export function toPoints<T extends { hour: string }>(rows: T[], pick: (r: T) => number | null): Point[] {
-  return rows.map((r) => ({ label: hourLabel(r.hour), value: pick(r) }));
+  return rows.map((r, i) => {
+    const ago = rows.length - 1 - i;
+    return { label: ago === 0 ? "this hour" : `${ago} h ago`, value: pick(r) };
+  });
 }
 
 function Axis({ points }: { points: Point[] }) {

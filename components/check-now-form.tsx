@@ -17,7 +17,7 @@ export function CheckNowForm({ submissionId }: { submissionId: string }) {
           : state.outcome === "verified"
             ? "Found it: verified."
             : state.outcome === "not_verified"
-              ? `Not verified yet: ${state.message ?? ""}`
+              ? "Checked just now: not verified yet (what was found is below)."
               : state.outcome === "error"
                 ? `Could not check: ${state.message ?? ""}`
                 : ""}

@@ -3,7 +3,7 @@ import { CopyButton } from "./copy-button";
 
 export function CodeBlock({ code, label, copyLabel = "Copy" }: { code: string; label: string; copyLabel?: string }) {
   return (
-    <figure className="overflow-hidden rounded-lg border border-slate-200 bg-slate-950">
+    <figure className="min-w-0 overflow-hidden rounded-lg border border-slate-200 bg-slate-950">
       <figcaption className="flex items-center justify-between gap-2 border-b border-slate-800 px-3 py-2 text-xs font-medium text-slate-300">
         <span>{label}</span>
         <CopyButton value={code} label={copyLabel} />

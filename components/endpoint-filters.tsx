@@ -24,7 +24,7 @@ export function EndpointFilters({
 }) {
   const border = (f: string) => (errors[f] ? "border-red-700" : "border-slate-400");
   return (
-    <form method="get" action={`/capabilities/${capabilityId}`} aria-label="Filter endpoints" className="mt-4 grid gap-4 rounded-lg border border-slate-200 bg-slate-50 p-4 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1.6fr_auto_auto] lg:items-end">
+    <form method="get" action={`/capabilities/${capabilityId}`} aria-label="Filter endpoints" className="mt-4 grid gap-4 rounded-lg border border-slate-200 bg-slate-50 p-4 [&>*]:min-w-0 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1.6fr_auto_auto] lg:items-end">
       <div>
         <label htmlFor="f-max-price" className="block text-sm font-medium text-slate-800">
           Max price (USD / call)

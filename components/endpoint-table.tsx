@@ -41,83 +41,142 @@ export function EndpointTable({
   const th = "px-3 py-2 text-left font-semibold whitespace-nowrap";
   const td = "px-3 py-2 align-top";
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200" tabIndex={0} role="region" aria-label={caption}>
-      <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid={testId}>
-        <caption className="sr-only">{caption}</caption>
-        <thead className="bg-slate-50 text-slate-800">
-          <tr>
-            <th scope="col" className={th}>
-              {showReasons ? "#" : "Rank"}
-            </th>
-            <th scope="col" className={th}>
-              Provider
-            </th>
-            <th scope="col" className={th}>
-              Price / call
-            </th>
-            <th scope="col" className={th}>
-              Network, assets
-            </th>
-            <th scope="col" className={th}>
-              Success 7d
-            </th>
-            <th scope="col" className={th}>
-              p95
-            </th>
-            <th scope="col" className={th}>
-              Checks
-            </th>
-            <th scope="col" className={th}>
-              Last check
-            </th>
-            <th scope="col" className={`${th} text-right`}>
-              Score
-            </th>
-            {showReasons && (
+    <>
+      {/* Phones get one card per endpoint; the table (from md up) would need sideways scrolling. */}
+      <EndpointCards rows={rows} facts={facts} now={now} startRank={startRank} showReasons={showReasons} caption={caption} />
+      <div className="hidden overflow-x-auto rounded-lg border border-slate-200 md:block" tabIndex={0} role="region" aria-label={caption}>
+        <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid={testId}>
+          <caption className="sr-only">{caption}</caption>
+          <thead className="bg-slate-50 text-slate-800">
+            <tr>
               <th scope="col" className={th}>
-                Why not ranked
+                {showReasons ? "#" : "Rank"}
               </th>
-            )}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 bg-white">
-          {rows.map((ep, i) => {
-            const f = facts.get(ep.endpoint_id);
-            return (
-              <tr key={ep.endpoint_id} data-endpoint-id={ep.endpoint_id}>
-                <td className={`${td} tabular-nums text-slate-700`}>{startRank + i}</td>
-                <td className={td}>
-                  <span className="font-medium text-slate-950">{ep.provider_name}</span>
-                  {f?.isDemo && (
-                    <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900" title="Demo listing: sample data, not a real provider">
-                      demo
+              <th scope="col" className={th}>
+                Provider
+              </th>
+              <th scope="col" className={th}>
+                Price / call
+              </th>
+              <th scope="col" className={th}>
+                Network, assets
+              </th>
+              <th scope="col" className={th}>
+                Success 7d
+              </th>
+              <th scope="col" className={th}>
+                p95
+              </th>
+              <th scope="col" className={th}>
+                Checks
+              </th>
+              <th scope="col" className={th}>
+                Last check
+              </th>
+              <th scope="col" className={`${th} text-right`}>
+                Score
+              </th>
+              {showReasons && (
+                <th scope="col" className={th}>
+                  Why not ranked
+                </th>
+              )}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100 bg-white">
+            {rows.map((ep, i) => {
+              const f = facts.get(ep.endpoint_id);
+              return (
+                <tr key={ep.endpoint_id} data-endpoint-id={ep.endpoint_id}>
+                  <td className={`${td} tabular-nums text-slate-700`}>{startRank + i}</td>
+                  <td className={td}>
+                    <span className="font-medium text-slate-950">{ep.provider_name}</span>
+                    {f?.isDemo && (
+                      <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900" title="Demo listing: sample data, not a real provider">
+                        demo
+                      </span>
+                    )}
+                    <span className="mt-0.5 block max-w-[16rem] truncate font-mono text-xs text-slate-600" title={ep.url}>
+                      <span className="font-semibold">{ep.method}</span> {ep.url}
                     </span>
-                  )}
-                  <span className="mt-0.5 block max-w-[16rem] truncate font-mono text-xs text-slate-600" title={ep.url}>
-                    <span className="font-semibold">{ep.method}</span> {ep.url}
-                  </span>
-                </td>
-                <td className={`${td} whitespace-nowrap tabular-nums`}>{formatPrice(ep.payment.price_per_call)}</td>
-                <td className={td}>
-                  <span className="whitespace-nowrap">{ep.payment.network}</span>
-                  <span className="block text-xs text-slate-600">{ep.payment.accepted_assets.join(", ")}</span>
-                </td>
-                <td className={`${td} whitespace-nowrap tabular-nums`}>
-                  {formatPercent(ep.observed.success_rate_7d)}
-                  <span className="block text-xs text-slate-600">n = {ep.observed.sample_size_7d}</span>
-                </td>
-                <td className={`${td} whitespace-nowrap tabular-nums`}>{formatMs(ep.observed.p95_latency_ms)}</td>
-                <td className={`${td} whitespace-nowrap`}>
-                  <CheckState ep={ep} facts={f} />
-                </td>
-                <td className={`${td} whitespace-nowrap text-slate-700`}>{formatAgo(f?.lastCheckAt ?? null, now)}</td>
-                <td className={`${td} text-right font-semibold tabular-nums`}>{formatScore(ep.score)}</td>
-                {showReasons && <td className={td}>{(ep.exclusion_reasons ?? []).map(describeExclusion).join("; ")}</td>}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+                  </td>
+                  <td className={`${td} whitespace-nowrap tabular-nums`}>{formatPrice(ep.payment.price_per_call)}</td>
+                  <td className={td}>
+                    <span className="whitespace-nowrap">{ep.payment.network}</span>
+                    <span className="block text-xs text-slate-600">{ep.payment.accepted_assets.join(", ")}</span>
+                  </td>
+                  <td className={`${td} whitespace-nowrap tabular-nums`}>
+                    {formatPercent(ep.observed.success_rate_7d)}
+                    <span className="block text-xs text-slate-600">n = {ep.observed.sample_size_7d}</span>
+                  </td>
+                  <td className={`${td} whitespace-nowrap tabular-nums`}>{formatMs(ep.observed.p95_latency_ms)}</td>
+                  <td className={`${td} whitespace-nowrap`}>
+                    <CheckState ep={ep} facts={f} />
+                  </td>
+                  <td className={`${td} whitespace-nowrap text-slate-700`}>{formatAgo(f?.lastCheckAt ?? null, now)}</td>
+                  <td className={`${td} text-right font-semibold tabular-nums`}>{formatScore(ep.score)}</td>
+                  {showReasons && <td className={td}>{(ep.exclusion_reasons ?? []).map(describeExclusion).join("; ")}</td>}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+function EndpointCards({
+  rows,
+  facts,
+  now,
+  startRank,
+  showReasons,
+  caption,
+}: {
+  rows: Row[];
+  facts: Map<string, EndpointFacts>;
+  now: Date;
+  startRank: number;
+  showReasons: boolean;
+  caption: string;
+}) {
+  return (
+    <ol aria-label={caption} className="space-y-3 md:hidden">
+      {rows.map((ep, i) => {
+        const f = facts.get(ep.endpoint_id);
+        const item = (label: string, value: React.ReactNode) => (
+          <div>
+            <dt className="text-xs text-slate-600">{label}</dt>
+            <dd className="tabular-nums text-slate-900">{value}</dd>
+          </div>
+        );
+        return (
+          <li key={ep.endpoint_id} className="rounded-lg border border-slate-200 p-3">
+            <p className="flex items-baseline justify-between gap-2">
+              <span className="font-medium text-slate-950">
+                {startRank + i}. {ep.provider_name}
+                {f?.isDemo && <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">demo</span>}
+              </span>
+              <span className="text-sm font-semibold tabular-nums">score {formatScore(ep.score)}</span>
+            </p>
+            <p className="mt-0.5 break-all font-mono text-xs text-slate-600">
+              <span className="font-semibold">{ep.method}</span> {ep.url}
+            </p>
+            <dl className="mt-2 grid grid-cols-3 gap-x-3 gap-y-2 text-sm">
+              {item("Price / call", formatPrice(ep.payment.price_per_call))}
+              {item("Network", `${ep.payment.network} · ${ep.payment.accepted_assets.join(", ")}`)}
+              {item("Success 7d", `${formatPercent(ep.observed.success_rate_7d)} (n = ${ep.observed.sample_size_7d})`)}
+              {item("p95", formatMs(ep.observed.p95_latency_ms))}
+              {item("Checks", <CheckState ep={ep} facts={f} />)}
+              {item("Last check", formatAgo(f?.lastCheckAt ?? null, now))}
+            </dl>
+            {showReasons && (ep.exclusion_reasons ?? []).length > 0 && (
+              <p className="mt-2 text-sm text-slate-800">Not ranked: {(ep.exclusion_reasons ?? []).map(describeExclusion).join("; ")}</p>
+            )}
+          </li>
+        );
+      })}
+    </ol>
   );
 }

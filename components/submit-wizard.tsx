@@ -46,7 +46,7 @@ export function SubmitWizard({
   const stepFields = current.fields as readonly string[];
 
   return (
-    <form action={action} noValidate className="max-w-2xl" aria-describedby="wizard-progress">
+    <form action={action} noValidate className="min-w-0" aria-describedby="wizard-progress">
       <ol id="wizard-progress" className="mb-6 grid grid-cols-4 gap-2 text-xs sm:text-sm">
         {[...WIZARD_STEPS.map((s) => s.title), "DNS record"].map((title, i) => (
           <li

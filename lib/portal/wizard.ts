@@ -47,6 +47,7 @@ export function validateStep(step: number, values: WizardValues, known?: (id: st
   const fields = WIZARD_STEPS[step].fields;
   const result = STEP_SCHEMAS[step].safeParse(toBodyShape(values, fields));
   const errors = result.success ? {} : issuesToErrors(result.error);
+  if (step === 0 && !(values.capability_id ?? "").trim()) errors.capability_id = "Pick a capability from the list.";
   if (step === 0 && !errors.endpoint_url) {
     try {
       checkEndpointUrl((values.endpoint_url ?? "").trim());

@@ -189,7 +189,7 @@ export default async function CapabilityPage({ params, searchParams }: Props) {
           </Link>
           ).
         </p>
-        <div className="mt-3 grid items-start gap-4 lg:grid-cols-2">
+        <div className="mt-3 grid grid-cols-1 items-start gap-4 lg:grid-cols-2">
           <CodeBlock label="curl: POST /api/discover" copyLabel="Copy curl" code={curlPostJson(`${origin}/api/discover`, exampleBody)} />
           <CodeBlock label="JSON request body" copyLabel="Copy JSON" code={JSON.stringify(exampleBody, null, 2)} />
           <div className="lg:col-span-2">

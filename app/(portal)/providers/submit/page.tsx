@@ -1,5 +1,6 @@
 // The submission wizard: endpoint, pricing, contact; then the DNS step on the submission's own page.
 import type { Metadata } from "next";
+import Link from "next/link";
 import { PageTitle } from "@/components/page-title";
 import { SubmitWizard } from "@/components/submit-wizard";
 import { getDb } from "@/lib/db";
@@ -22,7 +23,29 @@ export default async function SubmitPage({ searchParams }: { searchParams: Promi
         title="Submit an endpoint"
         lead="List your HTTP API under a capability. Three short steps, then you prove you control the domain with one DNS TXT record, and the endpoint is listed."
       />
-      <SubmitWizard methods={HTTP_METHODS} capabilities={capabilities} categories={categories} initialCapability={registry.byId.has(wanted) ? wanted : ""} />
+      <div className="grid grid-cols-1 gap-10 lg:grid-cols-[minmax(0,42rem)_1fr]">
+        <SubmitWizard methods={HTTP_METHODS} capabilities={capabilities} categories={categories} initialCapability={registry.byId.has(wanted) ? wanted : ""} />
+        <aside aria-labelledby="next-h" className="h-fit rounded-lg border border-slate-200 bg-slate-50 p-5 text-sm text-slate-800">
+          <h2 id="next-h" className="font-semibold text-slate-950">
+            What happens next
+          </h2>
+          <ol className="mt-3 list-decimal space-y-2 pl-5">
+            <li>You get a DNS TXT record to add at your DNS host, on a page you can come back to by its link.</li>
+            <li>Once Capdex finds the record (press “Check now”, or wait: it looks by itself), the endpoint is listed.</li>
+            <li>
+              Capdex then probes it regularly: a paid endpoint must answer <code className="font-mono">402</code> with an x402 challenge at your price, a free one
+              with <code className="font-mono">2xx</code>. Agents rank it by what they report.
+            </li>
+          </ol>
+          <p className="mt-3">
+            Prefer the API? <code className="font-mono">POST /api/submit</code> takes the same fields (
+            <Link className="underline" href="/docs#op-postSubmit">
+              docs
+            </Link>
+            ).
+          </p>
+        </aside>
+      </div>
     </>
   );
 }

@@ -47,7 +47,10 @@ export default async function SubmissionPage({ params }: { params: Promise<{ id:
   const link = `${origin}/providers/submissions/${sub.submission_id}`;
   const v = sub.verification;
   const now = new Date();
-  const listed = sub.status === "verified" && sub.endpoint_id ? (await listRankedEndpoints(db, sub.capability_id)).filter((e) => e.endpoint_id === sub.endpoint_id) : [];
+  // The listed endpoint with its rank among the capability's others.
+  const ranked = sub.status === "verified" && sub.endpoint_id ? await listRankedEndpoints(db, sub.capability_id) : [];
+  const rankIndex = ranked.findIndex((e) => e.endpoint_id === sub.endpoint_id);
+  const listed = rankIndex >= 0 ? [ranked[rankIndex]] : [];
   const facts = await getEndpointFacts(db, listed.map((e) => e.endpoint_id));
 
   return (
@@ -94,7 +97,7 @@ export default async function SubmissionPage({ params }: { params: Promise<{ id:
               Add one TXT record at your DNS host. Capdex checks it by itself every few minutes until {formatUtcDateTime(v.expires_at)}; press “Check now” once it is in place.
             </p>
             <div className="mt-4 overflow-hidden rounded-lg border border-slate-200">
-              <table className="w-full table-fixed text-sm" data-testid="dns-record">
+              <table className="w-full text-sm" data-testid="dns-record">
                 <caption className="sr-only">The DNS record to add</caption>
                 <tbody className="divide-y divide-slate-200">
                   {[
@@ -103,7 +106,7 @@ export default async function SubmissionPage({ params }: { params: Promise<{ id:
                     ["Value", v.record_value, "Copy value"],
                   ].map(([label, value, copy]) => (
                     <tr key={label}>
-                      <th scope="row" className="w-20 bg-slate-50 px-3 py-2 text-left font-semibold text-slate-800 sm:w-28">
+                      <th scope="row" className="w-px whitespace-nowrap bg-slate-50 px-3 py-2 text-left font-semibold text-slate-800">
                         {label}
                       </th>
                       <td className="px-3 py-2">
@@ -183,7 +186,14 @@ export default async function SubmissionPage({ params }: { params: Promise<{ id:
             The listed endpoint
           </h2>
           {listed.length ? (
-            <EndpointTable rows={listed} facts={facts} now={now} caption="Your listed endpoint" testId="listed-endpoint" />
+            <>
+              <EndpointTable rows={listed} facts={facts} now={now} startRank={rankIndex + 1} caption="Your listed endpoint" testId="listed-endpoint" />
+              <p className="text-sm">
+                <Link className="font-medium text-indigo-700 underline" href={`/capabilities/${sub.capability_id}`}>
+                  See it among the {ranked.length} endpoints of {sub.capability_id} →
+                </Link>
+              </p>
+            </>
           ) : (
             <Notice tone="empty">
               Endpoint {sub.endpoint_id} is no longer listed{sub.listing?.domain_reason ? ` (${sub.listing.domain_reason.replace(/_/g, " ")})` : ""}.

@@ -1,0 +1,143 @@
+// A provider's journey: the wizard from the empty form (invalid fields first) to the DNS step, the
+// record served by a real DNS server on loopback, "Check now", and the listed endpoint.
+import { expect, test, type Page } from "@playwright/test";
+import { startDnsServer, type DnsTestServer } from "../helpers/dns-server";
+import { E2E_DNS_PORT } from "./support/env";
+import { WIDE, checkPage } from "./support/page-checks";
+
+test.use({ viewport: WIDE });
+
+let dns: DnsTestServer;
+test.beforeAll(async () => {
+  // The server under test resolves through this one (DNS_SERVERS in playwright.config.ts).
+  dns = await startDnsServer({ port: E2E_DNS_PORT });
+});
+test.afterAll(async () => {
+  await dns?.close();
+});
+
+const suffix = () => Math.random().toString(36).slice(2, 8);
+
+async function next(page: Page) {
+  await page.getByRole("button", { name: /^(Next →|Submit and get the DNS record)$/ }).click();
+}
+
+test("the wizard from an empty form to a listed endpoint", async ({ page }) => {
+  const host = `api.wizard-${suffix()}.test`;
+  const provider = `Wizard Labs ${suffix()}`;
+  await page.goto("/providers/submit");
+  await expect(page.getByRole("heading", { name: "Step 1 of 4: Endpoint" })).toBeVisible();
+  await checkPage(page, "submit-step1");
+
+  // Empty: each required field says so beside itself, and focus goes to the first.
+  await next(page);
+  await expect(page.locator("#field-endpoint_url-error")).toHaveText("Required.");
+  await expect(page.locator("#field-capability_id-error")).toHaveText("Pick a capability from the list.");
+  await expect(page.locator("#field-endpoint_url")).toBeFocused();
+  await expect(page.locator("#field-endpoint_url")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByRole("alert").first()).toContainText("Check 2 fields");
+  await checkPage(page, "submit-step1-errors");
+
+  // The submission rules apply here too, not only the schema.
+  await page.getByLabel("Endpoint URL").fill("ftp://files.example.org/data");
+  await next(page);
+  await expect(page.locator("#field-endpoint_url-error")).toContainText("https://");
+
+  await page.getByLabel("Endpoint URL").fill(`http://${host}/v1/scrape`);
+  await page.getByLabel("HTTP method").selectOption("POST");
+  await page.getByLabel("Find the capability").fill("scrape");
+  await expect(page.locator("#field-capability_id option")).toHaveCount(1);
+  await page.getByLabel("Capability", { exact: true }).selectOption("web.scrape");
+  await next(page);
+
+  await expect(page.getByRole("heading", { name: "Step 2 of 4: Pricing" })).toBeVisible();
+  await page.getByLabel("Price per call (USD)").fill("-1");
+  await page.getByLabel("Accepted assets").fill("USDC, ???");
+  await next(page);
+  await expect(page.locator("#field-price_per_call-error")).toHaveText("Must be 0 or more.");
+  await expect(page.locator("#field-accepted_assets-error")).toHaveText("An asset symbol such as USDC.");
+  await expect(page.locator("#field-price_per_call")).toBeFocused();
+  await page.getByLabel("Price per call (USD)").fill("0.004");
+  await page.getByLabel("Accepted assets").fill("usdc");
+  await page.getByLabel("Payment network").selectOption("base-sepolia");
+  // Back keeps what was typed; Enter in a field goes forward.
+  await page.getByRole("button", { name: "← Back" }).click();
+  await expect(page.getByLabel("Endpoint URL")).toHaveValue(`http://${host}/v1/scrape`);
+  await page.getByLabel("Endpoint URL").press("Enter");
+  await expect(page.getByLabel("Price per call (USD)")).toHaveValue("0.004");
+  await next(page);
+
+  await expect(page.getByRole("heading", { name: "Step 3 of 4: Contact" })).toBeVisible();
+  await page.getByLabel("Contact e-mail").fill("not-an-address");
+  await next(page);
+  await expect(page.locator("#field-provider_name-error")).toHaveText("Required.");
+  await expect(page.locator("#field-contact_email-error")).toHaveText("Must be an e-mail address.");
+  await page.getByLabel("Provider name").fill(provider);
+  await page.getByLabel("Contact e-mail").fill("ops@wizard.test");
+  await expect(page.getByText(`POST http://${host}/v1/scrape`)).toBeVisible();
+  await checkPage(page, "submit-step3");
+  await next(page);
+
+  // The DNS step, on the submission's own page.
+  await expect(page).toHaveURL(/\/providers\/submissions\/[0-9a-f-]{36}$/);
+  const link = page.url();
+  await expect(page.getByTestId("submission-status")).toHaveAttribute("data-status", "pending_verification");
+  await expect(page.getByTestId("record-type")).toHaveText("TXT");
+  const name = (await page.getByTestId("record-name").innerText()).trim();
+  const value = (await page.getByTestId("record-value").innerText()).trim();
+  expect(name).toBe(`_capdex-challenge.${host}`);
+  expect(value).toMatch(/^capdex-verification=[A-Za-z0-9_-]{22,}$/);
+  await expect(page.getByText("ops@wizard.test")).toHaveCount(0);
+  for (const host of ["Cloudflare", "Amazon Route 53", "GoDaddy", "Namecheap", "Google Cloud DNS"]) {
+    await expect(page.locator("summary", { hasText: host })).toBeVisible();
+  }
+  await checkPage(page, "submission-pending");
+
+  // Not there yet: the reason is shown.
+  await page.getByRole("button", { name: "Check now" }).click();
+  await expect(page.getByTestId("check-result")).toContainText("Not verified yet");
+  await expect(page.getByTestId("last-check-reason")).not.toBeEmpty();
+  await checkPage(page, "submission-not-found");
+
+  // A wrong token is reported as found but not matching.
+  dns.setTxt(name, ["capdex-verification=not-the-right-token"]);
+  await page.getByRole("button", { name: "Check now" }).click();
+  await expect(page.getByText("capdex-verification=not-the-right-token").first()).toBeVisible();
+
+  dns.setTxt(name, [value]);
+  await page.getByRole("button", { name: "Check now" }).click();
+  await expect(page.getByTestId("submission-status")).toHaveAttribute("data-status", "verified");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Your endpoint is listed");
+  await expect(page.getByTestId("listed-endpoint")).toContainText(provider);
+  await checkPage(page, "submission-listed");
+
+  // The link reopens it, and the capability lists it.
+  await page.goto(link);
+  await expect(page.getByTestId("submission-status")).toHaveAttribute("data-status", "verified");
+  await page.goto("/capabilities/web.scrape");
+  await expect(page.getByText(provider)).toBeVisible();
+});
+
+test("the submission page updates by itself when the state changes elsewhere", async ({ page, request }) => {
+  const host = `api.refresh-${suffix()}.test`;
+  const res = await request.post("/api/submit", {
+    data: { endpoint_url: `http://${host}/v1/geocode`, capability_id: "geo.geocode", provider_name: "Refresh Co", contact_email: "a@refresh.test", price_per_call: 0 },
+  });
+  expect(res.status()).toBe(202);
+  const sub = (await res.json()) as { submission_id: string; verification: { record_name: string; record_value: string } };
+  await page.goto(`/providers/submissions/${sub.submission_id}`);
+  await expect(page.getByTestId("submission-status")).toHaveAttribute("data-status", "pending_verification");
+  await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+
+  dns.setTxt(sub.verification.record_name, [sub.verification.record_value]);
+  const verify = await request.post(`/api/submit/${sub.submission_id}/verify`);
+  expect(verify.status()).toBe(200);
+  await expect(page.getByTestId("submission-status")).toHaveAttribute("data-status", "verified", { timeout: 20_000 });
+  // same document: no reload happened
+  expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+});
+
+test("an unknown or malformed submission id is a 404 page", async ({ page }) => {
+  expect((await page.goto("/providers/submissions/00000000-0000-4000-8000-000000000000"))?.status()).toBe(404);
+  expect((await page.goto("/providers/submissions/not-a-uuid"))?.status()).toBe(404);
+});
