@@ -7,6 +7,9 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { endpoints, providers } from "@/lib/db/schema";
 import { getObservedFigures, emptyFigures, type ObservedFigures } from "@/lib/outcomes/figures";
+import { normalizeNetwork } from "@/lib/schemas/networks";
+import { describeError } from "./log";
+import { discoverySettings } from "./settings";
 
 export type Candidate = {
   id: string;
@@ -16,6 +19,8 @@ export type Candidate = {
   paymentType: string;
   pricePerCall: number;
   network: string;
+  /** The network's friendly name (stored as given; normalised once here for the constraint check). */
+  networkName: string;
   acceptedAssets: string[];
   checkState: string;
   domainVerified: boolean;
@@ -32,18 +37,14 @@ export type CandidateSet = {
   clockOffsetMs: number;
 };
 
-const envMs = (name: string, fallback: number) => {
-  const n = Number(process.env[name]);
-  return process.env[name] !== undefined && process.env[name] !== "" && Number.isFinite(n) && n >= 0 ? n : fallback;
-};
-/** Listing state is fresh this long, and served stale (while refreshing) up to the hard limit. */
-const stateFreshMs = () => envMs("DISCOVERY_CACHE_MS", 5_000);
+/** Listing state is fresh for DISCOVERY_CACHE_MS, and served stale (while refreshing) up to the hard limit. */
+const stateFreshMs = () => discoverySettings().cacheMs;
 const STATE_HARD_MS = 30_000;
-const figuresFreshMs = () => envMs("DISCOVERY_FIGURES_CACHE_MS", 60_000);
+const figuresFreshMs = () => discoverySettings().figuresCacheMs;
 const FIGURES_HARD_MS = 600_000;
 const MAX_ENTRIES = 10_000;
 
-type Row = Omit<Candidate, "figures" | "lastVerifiedAt"> & { lastVerifiedAt: Date | null; dbNowMs: number };
+type Row = Omit<Candidate, "figures" | "lastVerifiedAt" | "networkName"> & { lastVerifiedAt: Date | null; dbNowMs: number };
 type Entry = {
   set: CandidateSet;
   stateAt: number;
@@ -116,12 +117,25 @@ function refresh(db: Db, s: State, capabilityId: string, entry: Entry | undefine
     const figures = new Map<string, ObservedFigures>();
     for (const r of rows) figures.set(r.id, fetched.get(r.id) ?? known.get(r.id) ?? emptyFigures());
     const candidates = rows
-      .map(({ dbNowMs: _clock, lastVerifiedAt, ...r }) => ({
-        ...r,
-        pricePerCall: Number(r.pricePerCall),
-        lastVerifiedAt: lastVerifiedAt ? new Date(lastVerifiedAt).toISOString() : null,
-        figures: figures.get(r.id)!,
-      }))
+      .map(
+        (r): Candidate => ({
+          id: r.id,
+          providerName: r.providerName,
+          url: r.url,
+          method: r.method,
+          paymentType: r.paymentType,
+          pricePerCall: Number(r.pricePerCall),
+          network: r.network,
+          networkName: normalizeNetwork(r.network) ?? r.network,
+          acceptedAssets: r.acceptedAssets,
+          checkState: r.checkState,
+          domainVerified: r.domainVerified,
+          consecutiveFailures: r.consecutiveFailures,
+          lastCheckOk: r.lastCheckOk,
+          lastVerifiedAt: r.lastVerifiedAt ? new Date(r.lastVerifiedAt).toISOString() : null,
+          figures: figures.get(r.id)!,
+        }),
+      )
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const clockOffsetMs = rows.length ? Number(rows[0].dbNowMs) - now : (entry?.set.clockOffsetMs ?? 0);
     const set: CandidateSet = { capabilityId, candidates, clockOffsetMs };
@@ -135,7 +149,7 @@ function refresh(db: Db, s: State, capabilityId: string, entry: Entry | undefine
   s.loading.set(capabilityId, run);
   run
     .catch((err) => {
-      if (entry) console.error(`[capdex] discovery: refreshing ${capabilityId} failed:`, err);
+      if (entry) console.error(`[capdex] discovery: refreshing ${capabilityId} failed: ${describeError(err)}`);
     })
     .finally(() => {
       if (s.loading.get(capabilityId) === run) s.loading.delete(capabilityId);

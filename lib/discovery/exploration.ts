@@ -2,19 +2,16 @@
 // they can earn a record. Deterministic per capability and 5-minute window, so every instance and
 // every repeat within the window gives the same answer.
 import type { ObservedFigures } from "@/lib/outcomes/figures";
+import { discoverySettings } from "./settings";
 
 export const EXPLORATION_WINDOW_MS = 300_000;
 /** Below this many weighted reports in 7 days an endpoint counts as new. */
 export const EXPLORATION_MAX_WEIGHT = 20;
-export const DEFAULT_EXPLORATION_RATE = 0.1;
-const MAX_EXPLORATION_RATE = 0.5;
+export { DEFAULT_EXPLORATION_RATE } from "./settings";
 
-/** Share of windows in which a capability explores: DISCOVERY_EXPLORATION_RATE (0..0.5), default 0.1. */
+/** Share of windows in which a capability explores (DISCOVERY_EXPLORATION_RATE, lib/discovery/settings.ts). */
 export function explorationRate(): number {
-  const raw = process.env.DISCOVERY_EXPLORATION_RATE;
-  if (raw === undefined || raw === "") return DEFAULT_EXPLORATION_RATE;
-  const n = Number(raw);
-  return Number.isFinite(n) ? Math.min(MAX_EXPLORATION_RATE, Math.max(0, n)) : DEFAULT_EXPLORATION_RATE;
+  return discoverySettings().explorationRate;
 }
 
 export function windowOf(nowMs: number): number {

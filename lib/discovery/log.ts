@@ -4,6 +4,7 @@
 // second of rows; shutdown (SIGTERM, SIGINT, beforeExit) flushes what is buffered.
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
+import { discoverySettings } from "./settings";
 
 export type DiscoveryRecord = { id: string; capabilityId: string; principalKey: string; endpointIds: string[]; viaIntent: boolean };
 
@@ -18,10 +19,7 @@ type Buffer = {
   flushing?: Promise<void>;
 };
 
-const flushEveryMs = () => {
-  const n = Number(process.env.DISCOVERY_FLUSH_MS ?? 1000);
-  return Number.isFinite(n) && n >= 0 ? n : 1000;
-};
+const flushEveryMs = () => discoverySettings().flushMs;
 /** Rows kept while the database is unreachable; beyond this the oldest are dropped. */
 const MAX_BUFFERED = 50_000;
 
@@ -72,7 +70,8 @@ async function flushBuffer(db: Db, b: Buffer): Promise<void> {
       b.failures = 0;
     })
     .catch((err) => {
-      if (b.failures++ === 0) console.error(`[capdex] discovery log: writing ${rows.length} rows failed, will retry:`, err);
+      // One line per outage, without the statement (its parameters hold thousands of ids).
+      if (b.failures++ === 0) console.error(`[capdex] discovery log: writing ${rows.length} rows failed, will retry: ${describeError(err)}`);
       b.rows = [...rows, ...b.rows].slice(-MAX_BUFFERED);
       for (const [id, c] of counters) {
         const now = b.counters.get(id) ?? { requests: 0, intent: 0 };
@@ -84,6 +83,13 @@ async function flushBuffer(db: Db, b: Buffer): Promise<void> {
       if (b.rows.length || b.counters.size) schedule(db, b);
     });
   await b.flushing;
+}
+
+/** One line for a failed query: the driver's message, never the statement or its parameters. */
+export function describeError(err: unknown): string {
+  const cause = (err as { cause?: { message?: string; code?: string } })?.cause;
+  if (cause?.message) return cause.code ? `${cause.code}: ${cause.message}` : cause.message;
+  return err instanceof Error ? err.message.split("\n")[0] : String(err);
 }
 
 /** Writes the buffered rows now (tests, shutdown). */

@@ -1,7 +1,6 @@
 // Ranking one capability's candidates: score every endpoint, keep those that meet the constraints
 // and are not failing, and explain the next-best alternatives as fallbacks.
-import { EXCLUSION_REASONS, type FallbackEndpoint, type RankedEndpoint } from "@/lib/schemas/discover";
-import { normalizeNetwork } from "@/lib/schemas/networks";
+import type { EXCLUSION_REASONS, FallbackEndpoint, RankedEndpoint } from "@/lib/schemas/discover";
 import type { Candidate } from "./candidates";
 import { pickExplorer } from "./exploration";
 import { computeFactors, computeReferences, round4, weighScore, type Factors, type Weights } from "./scoring";
@@ -22,23 +21,27 @@ export type Ranking = { ranked: RankedEndpoint[]; fallbacks: FallbackEndpoint[];
 
 export const MAX_FALLBACKS = 5;
 
-type Scored = { c: Candidate; out: RankedEndpoint; reasons: ExclusionReason[] };
+type Scored = { c: Candidate; out: RankedEndpoint; reasons: readonly ExclusionReason[] };
 
 /** An endpoint counts as verified when its probes pass and its domain record still stands. */
 export function isVerified(c: Pick<Candidate, "checkState" | "domainVerified">): boolean {
   return c.checkState === "verified" && c.domainVerified;
 }
 
+const NONE: readonly ExclusionReason[] = Object.freeze([]);
+
 /** Why the endpoint cannot be ranked under these constraints (empty: it can), in API.md's order. */
-export function exclusionReasons(c: Candidate, constraints: Constraints | undefined): ExclusionReason[] {
-  const found = new Set<ExclusionReason>();
-  if (c.checkState === "failing") found.add("failed_recent_checks");
-  if (constraints?.verified_only && !isVerified(c)) found.add("unverified");
-  if (constraints?.max_price !== undefined && c.pricePerCall > constraints.max_price) found.add("over_max_price");
-  if (constraints?.network !== undefined && (normalizeNetwork(c.network) ?? c.network) !== constraints.network) {
-    found.add("network_mismatch");
+export function exclusionReasons(c: Candidate, constraints: Constraints | undefined): readonly ExclusionReason[] {
+  const failing = c.checkState === "failing";
+  if (!constraints && !failing) return NONE;
+  const out: ExclusionReason[] = [];
+  if (failing) out.push("failed_recent_checks");
+  if (constraints?.verified_only && !isVerified(c)) out.push("unverified");
+  if (constraints?.max_price !== undefined && c.pricePerCall > constraints.max_price) out.push("over_max_price");
+  if (constraints?.network !== undefined && c.networkName !== constraints.network) {
+    out.push("network_mismatch");
   }
-  return EXCLUSION_REASONS.filter((r) => found.has(r));
+  return out.length ? out : NONE;
 }
 
 export function toRankedEndpoint(c: Candidate, factors: Factors, weights: Weights): RankedEndpoint {
@@ -65,42 +68,74 @@ export function toRankedEndpoint(c: Candidate, factors: Factors, weights: Weight
   };
 }
 
-const byScore = (a: Scored, b: Scored) =>
+const byScore = (a: Scoring, b: Scoring) =>
   b.out.score - a.out.score || (a.c.id < b.c.id ? -1 : a.c.id > b.c.id ? 1 : 0);
+
+// Scores depend on the candidates, the weights and the exploration window, not on the constraints,
+// so one scored list per cached candidate set and weighting serves every request until either
+// changes. The entries are frozen: callers share them.
+type Scoring = { c: Candidate; out: RankedEndpoint };
+const memo = new WeakMap<readonly Candidate[], Map<string, Scoring[]>>();
+const MAX_WEIGHTINGS = 16;
+
+function scored(candidates: readonly Candidate[], opts: RankOptions): Scoring[] {
+  const w = opts.weights;
+  const key = `${opts.capabilityId}|${opts.window}|${opts.explorationRate}|${w.success}|${w.latency}|${w.price}|${w.stability}`;
+  let byKey = memo.get(candidates);
+  if (!byKey) memo.set(candidates, (byKey = new Map()));
+  let list = byKey.get(key);
+  if (!list) {
+    const refs = computeReferences(candidates);
+    const explorer = pickExplorer(opts.capabilityId, candidates, opts.window, opts.explorationRate);
+    list = candidates
+      .map((c) => ({ c, out: freeze(toRankedEndpoint(c, computeFactors(c, refs, c.id === explorer), w)) }))
+      .sort(byScore);
+    if (byKey.size >= MAX_WEIGHTINGS) byKey.clear();
+    byKey.set(key, list);
+  }
+  return list;
+}
+
+function freeze(e: RankedEndpoint): RankedEndpoint {
+  Object.freeze(e.payment.accepted_assets);
+  Object.freeze(e.payment);
+  Object.freeze(e.observed);
+  Object.freeze(e.score_breakdown);
+  return Object.freeze(e);
+}
 
 /** Every candidate scored, best first (ties by endpoint id), with its exclusion reasons. */
 export function scoreCandidates(candidates: readonly Candidate[], opts: RankOptions): Scored[] {
-  const refs = computeReferences(candidates);
-  const explorer = pickExplorer(opts.capabilityId, candidates, opts.window, opts.explorationRate);
-  return candidates
-    .map((c) => ({
-      c,
-      out: toRankedEndpoint(c, computeFactors(c, refs, c.id === explorer), opts.weights),
-      reasons: exclusionReasons(c, opts.constraints),
-    }))
-    .sort(byScore);
+  return scored(candidates, opts).map((s) => ({ ...s, reasons: exclusionReasons(s.c, opts.constraints) }));
 }
 
+/**
+ * ranked: what meets the constraints, best first, up to limit. fallbacks, next best first: what the
+ * limit cut off, then failing endpoints that otherwise fit, and only when nothing fits at all, the
+ * nearest misses (fewest unmet constraints, then score). One pass over the scored list.
+ */
 export function rankCandidates(candidates: readonly Candidate[], opts: RankOptions): Ranking {
-  const scored = scoreCandidates(candidates, opts);
-  const eligible = scored.filter((s) => s.reasons.length === 0);
-  const ranked = eligible.slice(0, opts.limit).map((s) => s.out);
-  if (!opts.includeFallbacks) return { ranked, fallbacks: [], considered: candidates.length };
-
-  // Next best first: what the limit cut off, then failing endpoints that otherwise fit, and only when
-  // nothing fits at all, the nearest misses (fewest unmet constraints, then score).
-  const fallbacks: FallbackEndpoint[] = eligible
-    .slice(opts.limit, opts.limit + MAX_FALLBACKS)
-    .map((s) => ({ ...s.out, exclusion_reasons: ["beyond_limit"] }));
-  const failing = scored.filter((s) => s.reasons.length === 1 && s.reasons[0] === "failed_recent_checks");
-  const misses = eligible.length
-    ? []
-    : scored
-        .filter((s) => s.reasons.length > 0 && !failing.includes(s))
-        .sort((a, b) => a.reasons.length - b.reasons.length || byScore(a, b));
-  for (const s of [...failing, ...misses]) {
-    if (fallbacks.length >= MAX_FALLBACKS) break;
-    fallbacks.push({ ...s.out, exclusion_reasons: s.reasons });
+  const ranked: RankedEndpoint[] = [];
+  const beyond: FallbackEndpoint[] = [];
+  const failing: FallbackEndpoint[] = [];
+  const misses: Array<{ s: Scoring; reasons: readonly ExclusionReason[] }> = [];
+  for (const s of scored(candidates, opts)) {
+    const reasons = exclusionReasons(s.c, opts.constraints);
+    if (reasons.length === 0) {
+      if (ranked.length < opts.limit) ranked.push(s.out);
+      else if (opts.includeFallbacks && beyond.length < MAX_FALLBACKS) beyond.push({ ...s.out, exclusion_reasons: ["beyond_limit"] });
+    } else if (!opts.includeFallbacks) {
+      continue;
+    } else if (reasons.length === 1 && reasons[0] === "failed_recent_checks") {
+      if (failing.length < MAX_FALLBACKS) failing.push({ ...s.out, exclusion_reasons: ["failed_recent_checks"] });
+    } else {
+      misses.push({ s, reasons });
+    }
   }
-  return { ranked, fallbacks, considered: candidates.length };
+  const fallbacks = [...beyond, ...failing];
+  if (!ranked.length && misses.length && fallbacks.length < MAX_FALLBACKS) {
+    misses.sort((a, b) => a.reasons.length - b.reasons.length || byScore(a.s, b.s));
+    for (const m of misses.slice(0, MAX_FALLBACKS - fallbacks.length)) fallbacks.push({ ...m.s.out, exclusion_reasons: [...m.reasons] });
+  }
+  return { ranked, fallbacks: fallbacks.slice(0, MAX_FALLBACKS), considered: candidates.length };
 }

@@ -25,6 +25,20 @@ export function intentIndexOf(registry: Registry): IntentIndex {
   });
 }
 
+// Agents repeat the same wordings; a resolution is a pure function of the index and the text, so
+// the answers are kept per registry version (bounded; cleared when full).
+const MAX_REMEMBERED = 10_000;
+function resolveRemembered(registry: Registry, text: string) {
+  const seen = derive(registry, "intent-answers", () => new Map<string, ReturnType<typeof resolveIntent>>());
+  let answer = seen.get(text);
+  if (!answer) {
+    answer = resolveIntent(intentIndexOf(registry), text);
+    if (seen.size >= MAX_REMEMBERED) seen.clear();
+    seen.set(text, answer);
+  }
+  return answer;
+}
+
 export async function resolveCapability(db: Db, body: Pick<DiscoverBody, "capability_id" | "intent">): Promise<Resolution> {
   const registry = await getRegistry(db);
   // Both given: capability_id wins and the intent is ignored (API.md).
@@ -38,7 +52,7 @@ export async function resolveCapability(db: Db, body: Pick<DiscoverBody, "capabi
     }
     return { resolved: { capability_id: id, confidence: 1, candidates: [] }, viaIntent: false };
   }
-  const result = resolveIntent(intentIndexOf(registry), body.intent ?? "");
+  const result = resolveRemembered(registry, body.intent ?? "");
   if (!result.best) {
     throw new ApiError("intent_unresolved", "No capability in the registry clearly serves this intent.", {
       errors: [{ pointer: "#/intent", detail: "Rephrase the need, pick one of the candidates, or send a capability_id." }],

@@ -47,6 +47,7 @@ export function candidate(spec: Spec = {}): Candidate {
     paymentType: "x402",
     pricePerCall: spec.price ?? 0.01,
     network: spec.network ?? "base",
+    networkName: spec.network ?? "base",
     acceptedAssets: ["USDC"],
     checkState: state,
     domainVerified: spec.domainVerified ?? true,
