@@ -24,15 +24,15 @@ export const WEIGHTS = {
 } as const;
 
 export const CAPS = {
-  /** Weight one anonymous address may add to one endpoint in one hour (3 discovery-tied reports). */
-  anonymousPerReporter: 6,
+  /** Weight one anonymous address may add to one endpoint in one hour (2 discovery-tied reports). */
+  anonymousPerReporter: 4,
   /** Weight one account may add to one endpoint in one hour (8 discovery-tied reports). */
   authenticatedPerReporter: 64,
   /**
    * Weight all anonymous reporters together may add to one endpoint in one hour. Addresses are
    * cheap, so a per-address cap alone grows with the number of addresses an attacker controls.
    */
-  anonymousPerEndpoint: 50,
+  anonymousPerEndpoint: 20,
 } as const;
 
 /** reporter_weights key of the shared anonymous allowance of an endpoint-hour. */

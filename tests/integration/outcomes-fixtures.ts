@@ -14,16 +14,16 @@ export async function addProvider(db: Db, opts: { userId?: string; name?: string
 
 export async function addEndpoint(
   db: Db,
-  opts: { capabilityId?: string; providerId?: string; price?: number; checkState?: string; status?: string } = {},
+  opts: { id?: string; capabilityId?: string; providerId?: string; price?: number; checkState?: string; status?: string } = {},
 ): Promise<string> {
-  const id = randomUUID();
+  const id = opts.id ?? randomUUID();
   const providerId = opts.providerId ?? (await addProvider(db));
-  const host = `api-${id.slice(0, 8)}.example`;
+  const host = `api-${id.slice(-12)}.example`;
   await db.insert(endpoints).values({
     id,
     capabilityId: opts.capabilityId ?? "weather.current",
     providerId,
-    url: `https://${host}/v1/${id.slice(0, 8)}`,
+    url: `https://${host}/v1/${id}`,
     host,
     domain: host,
     pricePerCall: opts.price ?? 0.001,

@@ -98,13 +98,13 @@ describe("weights by tier and discovery", () => {
 });
 
 describe("caps, applied when reports are counted", () => {
-  it("counts one anonymous address at most 6 per endpoint and hour", async () => {
+  it("counts one anonymous address at most 4 per endpoint and hour", async () => {
     const ep = await addEndpoint(t.db);
     const anon = anonymous("192.0.2.10");
     for (let i = 0; i < 20; i++) await recordOutcome(t.db, report(ep, true), anon);
     await rollUpAll(t.db);
-    expect(CAPS.anonymousPerReporter).toBe(6);
-    expect(await rollupOf(t.db, ep)).toEqual({ reports: 20, successes: 20, w_success: 6, w_total: 6 });
+    expect(CAPS.anonymousPerReporter).toBe(4);
+    expect(await rollupOf(t.db, ep)).toEqual({ reports: 20, successes: 20, w_success: 4, w_total: 4 });
   });
 
   it("counts one account at most 64 per endpoint and hour, all its keys together", async () => {
@@ -120,7 +120,7 @@ describe("caps, applied when reports are counted", () => {
     expect(await rollupOf(t.db, ep)).toEqual({ reports: 20, successes: 5, w_success: 32, w_total: 64 });
   });
 
-  it("counts all anonymous addresses together at most 50 per endpoint and hour", async () => {
+  it("counts all anonymous addresses together at most 20 per endpoint and hour", async () => {
     const ep = await addEndpoint(t.db);
     for (let a = 0; a < 30; a++) {
       for (let i = 0; i < 3; i++) await recordOutcome(t.db, report(ep, false), anonymous(`10.1.0.${a}`));
@@ -128,9 +128,9 @@ describe("caps, applied when reports are counted", () => {
     const user = await addAccount(t.db, 4);
     await recordOutcome(t.db, report(ep, true), user);
     await rollUpAll(t.db);
-    expect(CAPS.anonymousPerEndpoint).toBe(50);
-    // 90 anonymous reports (each address under its own cap) count 50; the account's report still counts 4.
-    expect(await rollupOf(t.db, ep)).toEqual({ reports: 91, successes: 1, w_success: 4, w_total: 54 });
+    expect(CAPS.anonymousPerEndpoint).toBe(20);
+    // 90 anonymous reports (each address under its own cap) count 20; the account's report still counts 4.
+    expect(await rollupOf(t.db, ep)).toEqual({ reports: 91, successes: 1, w_success: 4, w_total: 24 });
   });
 
   it("keeps the caps exact when the reports are counted in many small batches", async () => {
@@ -139,10 +139,9 @@ describe("caps, applied when reports are counted", () => {
       for (let i = 0; i < 7; i++) await recordOutcome(t.db, report(ep, i < 5), anonymous(`10.2.0.${a}`));
     }
     while ((await rollUpReports(t.db, 5)) > 0);
-    // Each address: 6 of its 7 count (5 successes first, then 1 failure); together capped at 50.
+    // Each address: its first 4 count (all successes); together capped at 20, oldest first.
     const r = await rollupOf(t.db, ep);
-    expect(r.reports).toBe(84);
-    expect(r.w_total).toBe(50);
+    expect(r).toEqual({ reports: 84, successes: 60, w_success: 20, w_total: 20 });
   });
 
   it("does not cap probes", async () => {
@@ -174,7 +173,7 @@ describe("caps, applied when reports are counted", () => {
     await t.db.execute(sql`update outcome_reports set created_at = created_at - interval '1 hour'
                            where id in (select id from outcome_reports where endpoint_id = ${ep}::uuid limit 5)`);
     await rollUpAll(t.db);
-    expect((await rollupOf(t.db, ep)).w_total).toBe(10);
+    expect((await rollupOf(t.db, ep)).w_total).toBe(2 * CAPS.anonymousPerReporter);
   });
 });
 
