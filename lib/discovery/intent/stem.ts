@@ -70,7 +70,20 @@ const STEP4 = [
   "ism", "ate", "iti", "ous", "ive", "ize", "ise",
 ];
 
+const cache = new Map<string, string>();
+const CACHE_LIMIT = 50_000;
+
+/** Memoised: the same few thousand words are stemmed over and over, at index build and per query. */
 export function stem(word: string): string {
+  const hit = cache.get(word);
+  if (hit !== undefined) return hit;
+  const s = porter(word);
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(word, s);
+  return s;
+}
+
+function porter(word: string): string {
   if (word.length <= 3 || PROTECTED.has(word) || !/^[a-z]+$/.test(word)) return word;
   let w = word;
 
