@@ -59,7 +59,7 @@ export function DocsOperation({ op }: { op: DocOperation }) {
         ))}
       </p>
       <div className="mt-3">
-        <CodeBlock label={`curl: ${op.key}`} code={op.curl} />
+        <CodeBlock label={`curl: ${op.method} /api${op.path === "/" ? "" : op.path}`} code={op.curl} />
       </div>
     </article>
   );

@@ -3,6 +3,7 @@
 import { headers } from "next/headers";
 import type { Db } from "@/lib/db/client";
 import { resolvePrincipal, type Principal } from "@/lib/auth/principal";
+import { getSessionUser, type SessionUser } from "@/lib/auth/session";
 import { siteOrigin } from "@/lib/http/problem";
 
 export async function requestOrigin(): Promise<string> {
@@ -16,10 +17,32 @@ export async function requestOrigin(): Promise<string> {
 export async function portalPrincipal(db: Db): Promise<Principal> {
   const h = await headers();
   const forwarded = new Headers();
-  for (const name of ["x-forwarded-for", "x-real-ip", "user-agent"]) {
+  // x-capdex-peer: the socket address stamped at start-up (lib/auth/client-address.ts); without it every page caller is "unknown".
+  for (const name of ["x-forwarded-for", "x-real-ip", "user-agent", "x-capdex-peer"]) {
     const v = h.get(name);
     if (v) forwarded.set(name, v);
   }
   const url = new URL("http://portal.invalid/");
   return resolvePrincipal(new Request(url, { headers: forwarded }), db, url);
+}
+
+/** The signed-in person, or null (also when sign-in is not configured: pages must still work). */
+export async function portalUser(): Promise<SessionUser | null> {
+  try {
+    return await getSessionUser();
+  } catch (err) {
+    console.warn("[capdex] session lookup failed:", err instanceof Error ? err.message : err);
+    return null;
+  }
+}
+
+/**
+ * The wizard's submitter: a signed-in person acts as their account (the authenticated tier, and the
+ * submission and its proven domain are theirs, as with an API key); anyone else by address.
+ */
+export async function portalSubmitter(db: Db): Promise<Principal> {
+  const base = await portalPrincipal(db);
+  const user = await portalUser();
+  if (!user) return base;
+  return { kind: "authenticated", key: `user:${user.id}`, ip: base.ip, apiKeyId: "session", userId: user.id };
 }

@@ -95,7 +95,7 @@ test("the wizard from an empty form to a listed endpoint", async ({ page }) => {
 
   // Not there yet: the reason is shown.
   await page.getByRole("button", { name: "Check now" }).click();
-  await expect(page.getByTestId("check-result")).toContainText("Not verified yet");
+  await expect(page.getByTestId("check-result")).toContainText("not verified yet");
   await expect(page.getByTestId("last-check-reason")).not.toBeEmpty();
   await checkPage(page, "submission-not-found");
 

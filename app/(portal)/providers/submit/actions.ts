@@ -4,7 +4,7 @@
 import { redirect } from "next/navigation";
 import { getDb } from "@/lib/db";
 import { isApiError } from "@/lib/http/errors";
-import { portalPrincipal } from "@/lib/portal/request";
+import { portalSubmitter } from "@/lib/portal/request";
 import { WIZARD_FIELDS, WIZARD_STEPS, stepOfPointer, validateAll, validateStep, type WizardErrors, type WizardValues } from "@/lib/portal/wizard";
 import { checkRateLimit } from "@/lib/ratelimit";
 import { getRegistry } from "@/lib/registry";
@@ -37,7 +37,7 @@ export async function wizardAction(prev: WizardState, formData: FormData): Promi
   if ("errors" in all) return { step: all.step, values, errors: all.errors, seq };
   let id: string;
   try {
-    const principal = await portalPrincipal(db);
+    const principal = await portalSubmitter(db);
     const limit = await checkRateLimit(db, "submit", principal);
     if (!limit.allowed) throw limit.error;
     id = (await createSubmission(db, all.body, principal)).submission_id;

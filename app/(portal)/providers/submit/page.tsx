@@ -5,6 +5,7 @@ import { PageTitle } from "@/components/page-title";
 import { SubmitWizard } from "@/components/submit-wizard";
 import { getDb } from "@/lib/db";
 import { firstParam, type SearchParams } from "@/lib/portal/params";
+import { portalUser } from "@/lib/portal/request";
 import { getRegistry } from "@/lib/registry";
 import { HTTP_METHODS } from "@/lib/schemas/submit";
 
@@ -13,7 +14,7 @@ export const metadata: Metadata = { title: "Submit an endpoint" };
 
 export default async function SubmitPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
-  const registry = await getRegistry(await getDb());
+  const [registry, user] = await Promise.all([getRegistry(await getDb()), portalUser()]);
   const wanted = firstParam(sp.capability) ?? "";
   const capabilities = registry.capabilities.map((c) => ({ id: c.id, title: c.title, category: c.categoryId }));
   const categories = Object.fromEntries(registry.categories.map((c) => [c.id, c.title]));
@@ -37,6 +38,24 @@ export default async function SubmitPage({ searchParams }: { searchParams: Promi
               with <code className="font-mono">2xx</code>. Agents rank it by what they report.
             </li>
           </ol>
+          <p className="mt-3" data-testid="submitter">
+            {user ? (
+              <>
+                Signed in as {user.email ?? user.name}: the submission goes on your{" "}
+                <Link className="underline" href="/account">
+                  account
+                </Link>
+                , and once a domain is proven, your later endpoints on it are listed at once.
+              </>
+            ) : (
+              <>
+                <Link className="underline" href="/signin">
+                  Sign in
+                </Link>{" "}
+                to keep your submissions on your account; once a domain is proven, your later endpoints on it are listed at once.
+              </>
+            )}
+          </p>
           <p className="mt-3">
             Prefer the API? <code className="font-mono">POST /api/submit</code> takes the same fields (
             <Link className="underline" href="/docs#op-postSubmit">
