@@ -1,7 +1,8 @@
-// Counts raw outcome reports into the hourly rollups, applying the caps of lib/outcomes/weights.ts.
-// Each batch claims its reports with FOR UPDATE SKIP LOCKED and marks them rolled up in the same
-// statement, so any number of runs can overlap and every report is counted exactly once; the caps
-// are running totals in reporter_weights, updated by upsert in that statement, so they stay exact too.
+// Counts raw outcome reports into the hourly rollups, applying the weights and caps of
+// lib/outcomes/weights.ts. A batch claims its reports with FOR UPDATE SKIP LOCKED and marks them
+// rolled up in the same statement, so every report is counted exactly once. Batches take a
+// transaction-level advisory lock first: the caps read each reporter's running total (in
+// reporter_weights) and add to it, which is exact only if no other batch counts at the same time.
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { queryRows } from "@/lib/db/client";
@@ -9,6 +10,7 @@ import { bucketSql } from "./histogram";
 import { ANONYMOUS_POOL_KEY, CAPS, WEIGHTS, reporterSecret } from "./weights";
 
 const num = (n: number) => sql.raw(String(n));
+const ROLLUP_LOCK_ID = 0x43524f4c; // "CROL"
 
 /** Sum of two sparse histograms (jsonb maps bucket -> weight), bucket by bucket. */
 function mergeHistSql(a: SQL, b: SQL): SQL {
@@ -20,11 +22,23 @@ function mergeHistSql(a: SQL, b: SQL): SQL {
 
 /** Rolls up at most `limit` pending reports; returns how many it counted. */
 export async function rollUpReports(db: Db, limit = 20_000): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(db, rollupStatement(limit));
-  return Number(row?.n ?? 0);
+  return db.transaction(async (tx) => {
+    // Waits for a batch in progress; the statement below then sees its totals (a fresh snapshot).
+    await tx.execute(sql`select pg_advisory_xact_lock(${num(ROLLUP_LOCK_ID)})`);
+    const [row] = await queryRows<{ n: number }>(tx as unknown as Db, rollupStatement(limit));
+    return Number(row?.n ?? 0);
+  });
 }
 
-/** The one statement of a rollup batch (exported for EXPLAIN). */
+const runningTotal = (key: SQL) =>
+  sql`coalesce((select rw.weight from reporter_weights rw
+                where rw.endpoint_id = x.endpoint_id and rw.hour = x.hour and rw.reporter_key = ${key}), 0)`;
+
+/**
+ * The statement of one batch (exported for EXPLAIN). It has no joins between its own steps: the
+ * planner cannot know how many reports are pending (a few seconds' worth of a large table), and a
+ * nested loop over a 20,000-row batch would be quadratic. Running totals are point lookups instead.
+ */
 export function rollupStatement(limit: number): SQL {
   // Discoveries are logged by principal key (key:<api key id> or ip:<address>); reports keep only
   // the account (user_id) or a hash of the address (anonymousReporterKey, recomputed here).
@@ -56,72 +70,59 @@ export function rollupStatement(limit: number): SQL {
                       else b.weight end as w
           from batch b left join endpoints e on e.id = b.endpoint_id left join providers p on p.id = e.provider_id
         ),
-        -- Per-reporter cap: add this batch to each reporter's running total for the endpoint-hour
-        -- (rows locked in key order, so overlapping runs cannot deadlock) ...
-        per_reporter as (
-          select endpoint_id, hour, reporter_key, sum(w) as w from weighed
-          where reporter_kind <> 'probe' and w > 0 group by 1, 2, 3
-        ),
-        reporter_totals as (
-          insert into reporter_weights as rw (endpoint_id, hour, reporter_key, weight)
-          select endpoint_id, hour, reporter_key, w from per_reporter order by 1, 2, 3
-          on conflict (endpoint_id, hour, reporter_key) do update set weight = rw.weight + excluded.weight
-          returning endpoint_id, hour, reporter_key, weight as total
-        ),
-        -- ... and count each report, oldest first, only as far as the reporter's allowance goes.
+        -- Per-reporter cap: each report counts, oldest first, only as far as the reporter's total for
+        -- the endpoint-hour (before this batch, plus its earlier reports in this batch) leaves room.
         capped as (
           select x.*, case
               when x.reporter_kind = 'probe' or x.w = 0 then x.w
               else greatest(0, least(x.w,
                 (case when x.reporter_kind = 'authenticated' then ${num(CAPS.authenticatedPerReporter)}
                       else ${num(CAPS.anonymousPerReporter)} end)
-                - (t.total - pr.w) - (x.cum - x.w)))
+                - ${runningTotal(sql`x.reporter_key`)} - (x.cum - x.w)))
             end as cw
           from (select w.*, sum(w.w) over (partition by w.endpoint_id, w.hour, w.reporter_key order by w.created_at, w.id) as cum
                 from weighed w) x
-          left join per_reporter pr using (endpoint_id, hour, reporter_key)
-          left join reporter_totals t using (endpoint_id, hour, reporter_key)
         ),
         -- The same again for the allowance all anonymous reporters of an endpoint-hour share.
-        anon_batch as (
-          select endpoint_id, hour, sum(cw) as w from capped
-          where reporter_kind = 'anonymous' and cw > 0 group by 1, 2
-        ),
-        pool_totals as (
-          insert into reporter_weights as rw (endpoint_id, hour, reporter_key, weight)
-          select endpoint_id, hour, ${ANONYMOUS_POOL_KEY}, w from anon_batch order by 1, 2
-          on conflict (endpoint_id, hour, reporter_key) do update set weight = rw.weight + excluded.weight
-          returning endpoint_id, hour, weight as total
-        ),
         counted as (
-          select y.endpoint_id, y.hour, y.success, y.latency_ms, case
-              when y.reporter_kind = 'anonymous' and y.cw > 0
-              then greatest(0, least(y.cw, ${num(CAPS.anonymousPerEndpoint)} - (pt.total - ab.w) - (y.acum - y.cw)))
-              else y.cw
+          select x.endpoint_id, x.hour, x.success, x.latency_ms, case
+              when x.reporter_kind = 'anonymous' and x.cw > 0
+              then greatest(0, least(x.cw, ${num(CAPS.anonymousPerEndpoint)} - ${runningTotal(sql`${ANONYMOUS_POOL_KEY}`)} - (x.acum - x.cw)))
+              else x.cw
             end as fw
           from (select c.*, sum(case when c.reporter_kind = 'anonymous' then c.cw else 0 end)
                               over (partition by c.endpoint_id, c.hour order by c.created_at, c.id) as acum
-                from capped c) y
-          left join anon_batch ab using (endpoint_id, hour)
-          left join pool_totals pt using (endpoint_id, hour)
+                from capped c) x
         ),
+        -- Add the batch to the running totals (rows in key order).
+        reporter_upd as (
+          insert into reporter_weights as rw (endpoint_id, hour, reporter_key, weight)
+          select endpoint_id, hour, reporter_key, sum(w) from weighed
+          where reporter_kind <> 'probe' and w > 0 group by 1, 2, 3 order by 1, 2, 3
+          on conflict (endpoint_id, hour, reporter_key) do update set weight = rw.weight + excluded.weight
+          returning 1
+        ),
+        pool_upd as (
+          insert into reporter_weights as rw (endpoint_id, hour, reporter_key, weight)
+          select endpoint_id, hour, ${ANONYMOUS_POOL_KEY}, sum(cw) from capped
+          where reporter_kind = 'anonymous' and cw > 0 group by 1, 2 order by 1, 2
+          on conflict (endpoint_id, hour, reporter_key) do update set weight = rw.weight + excluded.weight
+          returning 1
+        ),
+        -- Counts, weights and histogram per endpoint-hour (null bucket: no latency reported).
         per_bucket as (
-          select endpoint_id, hour, ${bucketSql(sql`latency_ms`)} as b, sum(fw) as w
-          from counted where latency_ms is not null and fw > 0 group by 1, 2, 3
-        ),
-        hists as (
-          select endpoint_id, hour, jsonb_object_agg(b::text, w) as h from per_bucket group by 1, 2
+          select endpoint_id, hour, ${bucketSql(sql`latency_ms`)} as b, count(*) as n, count(*) filter (where success) as s,
+                 sum(fw) as w, coalesce(sum(fw) filter (where success), 0) as ws
+          from counted group by 1, 2, 3
         ),
         agg as (
-          select endpoint_id, hour, count(*)::int as reports, (count(*) filter (where success))::int as successes,
-                 coalesce(sum(fw) filter (where success), 0) as ws, coalesce(sum(fw), 0) as wt
-          from counted group by 1, 2
+          select endpoint_id, hour, sum(n)::int as reports, sum(s)::int as successes, sum(ws) as ws, sum(w) as wt,
+                 coalesce(jsonb_object_agg(b::text, w) filter (where b is not null and w > 0), '{}'::jsonb) as h
+          from per_bucket group by 1, 2
         ),
         ins as (
           insert into outcome_rollups as o (endpoint_id, hour, shard, reports, successes, w_success, w_total, latency_hist)
-          select a.endpoint_id, a.hour, 0, a.reports, a.successes, a.ws, a.wt, coalesce(h.h, '{}'::jsonb)
-          from agg a left join hists h using (endpoint_id, hour)
-          order by a.endpoint_id, a.hour
+          select endpoint_id, hour, 0, reports, successes, ws, wt, h from agg order by endpoint_id, hour
           on conflict (endpoint_id, hour, shard) do update set
             reports = o.reports + excluded.reports,
             successes = o.successes + excluded.successes,
@@ -130,17 +131,14 @@ export function rollupStatement(limit: number): SQL {
             latency_hist = ${mergeHistSql(sql`o.latency_hist`, sql`excluded.latency_hist`)}
           returning 1
         ),
-        net_hists as (
-          select hour, jsonb_object_agg(b::text, w) as h
-          from (select hour, b, sum(w) as w from per_bucket group by 1, 2) nb group by 1
+        net_bucket as (
+          select hour, b, sum(n) as n, sum(s) as s, sum(w) as w, sum(ws) as ws from per_bucket group by 1, 2
         ),
         net as (
           insert into network_rollups as n (hour, reports, successes, w_success, w_total, latency_hist)
-          select t.hour, t.reports, t.successes, t.ws, t.wt, coalesce(h.h, '{}'::jsonb)
-          from (select hour, sum(reports)::int as reports, sum(successes)::int as successes, sum(ws) as ws, sum(wt) as wt
-                from agg group by hour) t
-          left join net_hists h using (hour)
-          order by t.hour
+          select hour, sum(n)::int, sum(s)::int, sum(ws), sum(w),
+                 coalesce(jsonb_object_agg(b::text, w) filter (where b is not null and w > 0), '{}'::jsonb)
+          from net_bucket group by hour order by hour
           on conflict (hour) do update set
             reports = n.reports + excluded.reports,
             successes = n.successes + excluded.successes,
@@ -150,7 +148,8 @@ export function rollupStatement(limit: number): SQL {
           returning 1
         )
         select (select count(*) from batch)::int as n, (select count(*) from ins)::int as rollups,
-               (select count(*) from net)::int as hours`;
+               (select count(*) from net)::int as hours, (select count(*) from reporter_upd)::int as reporters,
+               (select count(*) from pool_upd)::int as pools`;
 }
 
 /** Rolls up until nothing is pending (used by the seed and tests). */
