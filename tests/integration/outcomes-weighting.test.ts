@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { createTestDb, type TestDb } from "../helpers/db";
 import { queryRows } from "@/lib/db/client";
 import { CAPS, WEIGHTS, getObservedFigures, recordOutcome, recordProbeOutcome, rollUpAll } from "@/lib/outcomes";
-import { rollUpReports } from "@/lib/outcomes/rollup";
+import { pruneReporterWeights, rollUpReports } from "@/lib/outcomes/rollup";
 import { addAccount, addDiscovery, addEndpoint, addProvider, anonymous, rollupOf, storedWeights } from "./outcomes-fixtures";
 
 let t: TestDb;
@@ -174,6 +174,23 @@ describe("caps, applied when reports are counted", () => {
                            where id in (select id from outcome_reports where endpoint_id = ${ep}::uuid limit 5)`);
     await rollUpAll(t.db);
     expect((await rollupOf(t.db, ep)).w_total).toBe(2 * CAPS.anonymousPerReporter);
+  });
+});
+
+describe("housekeeping", () => {
+  it("drops cap totals of hours that can no longer receive reports", async () => {
+    const ep = await addEndpoint(t.db);
+    await rollUpAll(t.db);
+    await t.db.execute(sql`insert into reporter_weights (endpoint_id, hour, reporter_key, weight) values
+      (${ep}::uuid, date_trunc('hour', now()) - interval '3 hours', 'a:old', 4),
+      (${ep}::uuid, date_trunc('hour', now()) - interval '1 hour', 'a:recent', 4),
+      (${ep}::uuid, date_trunc('hour', now()), 'a:now', 4)`);
+    expect(await pruneReporterWeights(t.db)).toBeGreaterThanOrEqual(1);
+    const left = await queryRows<{ reporter_key: string }>(
+      t.db,
+      sql`select reporter_key from reporter_weights where endpoint_id = ${ep}::uuid order by reporter_key`,
+    );
+    expect(left.map((r) => r.reporter_key)).toEqual(["a:now", "a:recent"]);
   });
 });
 
