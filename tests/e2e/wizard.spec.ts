@@ -36,7 +36,7 @@ test("the wizard from an empty form to a listed endpoint", async ({ page }) => {
   await expect(page.locator("#field-endpoint_url")).toBeFocused();
   await expect(page.locator("#field-endpoint_url")).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByRole("alert").first()).toContainText("Check 2 fields");
-  await checkPage(page, "submit-step1-errors");
+  await checkPage(page, "submit-step1-errors", { afterAction: true });
 
   // The submission rules apply here too, not only the schema.
   await page.getByLabel("Endpoint URL").fill("ftp://files.example.org/data");
@@ -75,7 +75,7 @@ test("the wizard from an empty form to a listed endpoint", async ({ page }) => {
   await page.getByLabel("Provider name").fill(provider);
   await page.getByLabel("Contact e-mail").fill("ops@wizard.test");
   await expect(page.getByText(`POST http://${host}/v1/scrape`)).toBeVisible();
-  await checkPage(page, "submit-step3");
+  await checkPage(page, "submit-step3", { afterAction: true });
   await next(page);
 
   // The DNS step, on the submission's own page.
@@ -91,13 +91,15 @@ test("the wizard from an empty form to a listed endpoint", async ({ page }) => {
   for (const host of ["Cloudflare", "Amazon Route 53", "GoDaddy", "Namecheap", "Google Cloud DNS"]) {
     await expect(page.locator("summary", { hasText: host })).toBeVisible();
   }
+  // Reopened by its link, the page loads without shifting.
+  await page.reload();
   await checkPage(page, "submission-pending");
 
   // Not there yet: the reason is shown.
   await page.getByRole("button", { name: "Check now" }).click();
   await expect(page.getByTestId("check-result")).toContainText("not verified yet");
   await expect(page.getByTestId("last-check-reason")).not.toBeEmpty();
-  await checkPage(page, "submission-not-found");
+  await checkPage(page, "submission-not-found", { afterAction: true });
 
   // A wrong token is reported as found but not matching.
   dns.setTxt(name, ["capdex-verification=not-the-right-token"]);
@@ -109,13 +111,13 @@ test("the wizard from an empty form to a listed endpoint", async ({ page }) => {
   await expect(page.getByTestId("submission-status")).toHaveAttribute("data-status", "verified");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Your endpoint is listed");
   await expect(page.getByTestId("listed-endpoint")).toContainText(provider);
-  await checkPage(page, "submission-listed");
+  await checkPage(page, "submission-listed", { afterAction: true });
 
   // The link reopens it, and the capability lists it.
   await page.goto(link);
   await expect(page.getByTestId("submission-status")).toHaveAttribute("data-status", "verified");
   await page.goto("/capabilities/web.scrape");
-  await expect(page.getByText(provider)).toBeVisible();
+  await expect(page.getByTestId("ranked-endpoints").getByText(provider)).toBeVisible();
 });
 
 test("the submission page updates by itself when the state changes elsewhere", async ({ page, request }) => {
@@ -135,6 +137,24 @@ test("the submission page updates by itself when the state changes elsewhere", a
   await expect(page.getByTestId("submission-status")).toHaveAttribute("data-status", "verified", { timeout: 20_000 });
   // same document: no reload happened
   expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+});
+
+test("the wizard works without JavaScript", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: WIDE });
+  const page = await context.newPage();
+  await page.goto("/providers/submit?capability=geo.timezone");
+  await next(page);
+  await expect(page.locator("#field-endpoint_url-error")).toHaveText("Required.");
+  await page.getByLabel("Endpoint URL").fill(`http://api.nojs-${suffix()}.test/tz`);
+  await next(page);
+  await page.getByLabel("Price per call (USD)").fill("0");
+  await next(page);
+  await page.getByLabel("Provider name").fill("No Script Inc");
+  await page.getByLabel("Contact e-mail").fill("ops@nojs.test");
+  await next(page);
+  await expect(page).toHaveURL(/\/providers\/submissions\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("record-name")).toContainText("_capdex-challenge.api.nojs-");
+  await context.close();
 });
 
 test("an unknown or malformed submission id is a 404 page", async ({ page }) => {
