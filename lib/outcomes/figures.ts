@@ -1,4 +1,7 @@
 // Observed 7-day figures of endpoints, read from the hourly rollups (at most 168 rows each).
+// Reports still pending are left out on purpose: their caps are applied only when the rollup job
+// counts them (within ROLLUP_INTERVAL_MS), and counting them raw would let a burst weigh more for a
+// few seconds than it ever will. Tests call rollUpAll(db) before reading figures.
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { queryRows } from "@/lib/db/client";
