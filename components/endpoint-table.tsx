@@ -76,12 +76,7 @@ export function EndpointTable({
               <th scope="col" className={`${th} text-right`}>
                 Score
               </th>
-              {showReasons && (
-                <th scope="col" className={th}>
-                  Why not ranked
-                </th>
-              )}
-            </tr>
+              </tr>
           </thead>
           <tbody className="divide-y divide-slate-100 bg-white">
             {rows.map((ep, i) => {
@@ -99,6 +94,11 @@ export function EndpointTable({
                     <span className="mt-0.5 block max-w-[16rem] truncate font-mono text-xs text-slate-600" title={ep.url}>
                       <span className="font-semibold">{ep.method}</span> {ep.url}
                     </span>
+                    {showReasons && (ep.exclusion_reasons ?? []).length > 0 && (
+                      <span className="mt-1 block max-w-[16rem] text-xs font-medium text-amber-900" data-testid="exclusion-reasons">
+                        Left out: {(ep.exclusion_reasons ?? []).map(describeExclusion).join("; ")}
+                      </span>
+                    )}
                   </td>
                   <td className={`${td} whitespace-nowrap tabular-nums`}>{formatPrice(ep.payment.price_per_call)}</td>
                   <td className={td}>
@@ -115,7 +115,6 @@ export function EndpointTable({
                   </td>
                   <td className={`${td} whitespace-nowrap text-slate-700`}>{formatAgo(f?.lastCheckAt ?? null, now)}</td>
                   <td className={`${td} text-right font-semibold tabular-nums`}>{formatScore(ep.score)}</td>
-                  {showReasons && <td className={td}>{(ep.exclusion_reasons ?? []).map(describeExclusion).join("; ")}</td>}
                 </tr>
               );
             })}

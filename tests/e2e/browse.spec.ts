@@ -91,6 +91,12 @@ test("a capability's endpoints, filtered with discover's constraints and presets
   if (n === 0) await expect(page.getByText(/No endpoint meets/)).toBeVisible();
   await checkPage(page, "capability-filtered");
 
+  // Nothing on a network no demo listing uses: the nearest misses, each with its reason.
+  await page.goto("/capabilities/web.scrape?network=solana-devnet");
+  await expect(page.getByText("No endpoint meets every filter")).toBeVisible();
+  await expect(page.getByTestId("fallback-endpoints").getByTestId("exclusion-reasons").first()).toContainText("on another network");
+  await checkPage(page, "capability-fallbacks");
+
   await page.getByRole("link", { name: "Reset" }).click();
   await expect(page).toHaveURL(/\/capabilities\/web\.scrape$/);
   await expect(page.getByTestId("ranked-endpoints").locator("tbody tr")).toHaveCount(all);
