@@ -17,7 +17,7 @@ export function trustHost(env: Record<string, string | undefined> = process.env)
   const v = env.AUTH_TRUST_HOST?.trim().toLowerCase();
   if (v === "1" || v === "true") return true;
   if (v === "0" || v === "false") return false;
-  if (!env.DATABASE_URL || env.NODE_ENV !== "production") return true;
+  if (!env.DATABASE_URL || env.NODE_ENV === "development") return true;
   return undefined;
 }
 

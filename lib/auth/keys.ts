@@ -74,8 +74,11 @@ export async function revokeApiKey(db: Db, userId: string, keyId: string): Promi
 // ---------------------------------------------------------------- lookups for requests
 
 type CacheEntry = { owner: KeyOwner | null; expires: number };
-const caches = new WeakMap<Db, Map<string, CacheEntry>>();
-const lastTouched = new Map<string, number>();
+// On globalThis: Next bundles route handlers and server actions separately, each with its own copy of
+// this module, and a revocation on the account page must reach the API routes' cache at once.
+const shared = globalThis as unknown as { __capdexKeyCaches?: WeakMap<Db, Map<string, CacheEntry>>; __capdexKeyTouched?: Map<string, number> };
+const caches = (shared.__capdexKeyCaches ??= new WeakMap());
+const lastTouched = (shared.__capdexKeyTouched ??= new Map());
 
 function cacheOf(db: Db): Map<string, CacheEntry> {
   let c = caches.get(db);

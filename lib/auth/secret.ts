@@ -16,9 +16,9 @@ export class AuthSecretMissingError extends Error {
   }
 }
 
-/** True when a generated per-machine secret is acceptable: an embedded-database run, or `next dev`. */
+/** True when a generated per-machine secret is acceptable: an embedded-database run (one instance), or `next dev`. */
 export function mayGenerateSecret(env: Record<string, string | undefined> = process.env): boolean {
-  return !env.DATABASE_URL || env.NODE_ENV !== "production";
+  return !env.DATABASE_URL || env.NODE_ENV === "development";
 }
 
 export function resolveAuthSecret(env: Record<string, string | undefined> = process.env, file = LOCAL_SECRET_FILE): string {

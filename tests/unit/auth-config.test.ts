@@ -19,6 +19,9 @@ describe("AUTH_SECRET", () => {
   it("is required in production on a shared database, with a message that says what to do", () => {
     expect(() => resolveAuthSecret({ DATABASE_URL: "postgres://x", NODE_ENV: "production" }, tmp())).toThrow(AuthSecretMissingError);
     expect(() => resolveAuthSecret({ DATABASE_URL: "postgres://x", NODE_ENV: "production" }, tmp())).toThrow(/openssl rand/);
+    // Any shared-database run but `next dev` (tests run servers with NODE_ENV=test, too).
+    expect(() => resolveAuthSecret({ DATABASE_URL: "postgres://x", NODE_ENV: "test" }, tmp())).toThrow(AuthSecretMissingError);
+    expect(mayGenerateSecret({ DATABASE_URL: "postgres://x", NODE_ENV: "development" })).toBe(true);
   });
 
   it("is generated once for local runs and kept (mode 600) for the next start", () => {
@@ -88,5 +91,20 @@ describe("the sign-in e-mail", () => {
     expect(m.text).toContain(url);
     expect(m.text).toMatch(/60 minutes/);
     expect(m.html).toContain(url.replace(/&/g, "&amp;"));
+  });
+});
+
+describe("the URL Auth.js sees", () => {
+  it("is rebuilt from the Host the browser used when the host is trusted", async () => {
+    const { NextRequest } = await import("next/server");
+    const { withPublicOrigin } = await import("@/lib/auth/public-url");
+    // What `next start -H 127.0.0.1` hands a route handler: its own listen address in the URL.
+    const req = new NextRequest("http://localhost:3412/api/auth/signin/nodemailer?x=1", { headers: { host: "127.0.0.1:3412" } });
+    expect(withPublicOrigin(req, {}).url).toBe("http://127.0.0.1:3412/api/auth/signin/nodemailer?x=1");
+    // AUTH_URL set: next-auth rewrites it; an untrusted host: left alone (Auth.js refuses it).
+    expect(withPublicOrigin(req, { AUTH_URL: "https://capdex.example" }).url).toBe(req.url);
+    expect(withPublicOrigin(req, { AUTH_TRUST_HOST: "false" }).url).toBe(req.url);
+    const evil = new NextRequest("http://localhost:3412/api/auth/csrf", { headers: { host: "evil.example/<x>" } });
+    expect(withPublicOrigin(evil, {}).url).toBe(evil.url);
   });
 });

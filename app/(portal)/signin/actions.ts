@@ -19,13 +19,16 @@ export async function signInWithEmailAction(formData: FormData): Promise<void> {
   if (!isSameOrigin(await headers())) back("CrossOrigin", callbackUrl);
   const email = emailSchema.safeParse(String(formData.get("email") ?? "").trim());
   if (!email.success) back("InvalidEmail", callbackUrl);
+  let target: string;
   try {
-    await signIn("nodemailer", { email: email.data, redirectTo: callbackUrl });
+    target = await signIn("nodemailer", { email: email.data, redirectTo: callbackUrl, redirect: false });
   } catch (err) {
-    // Auth.js signals its own failures as AuthError; its success is a redirect, which must pass through.
     if (err instanceof AuthError) back(err.type === "AccessDenied" ? "AccessDenied" : "EmailSignin", callbackUrl);
     throw err;
   }
+  // Straight to our own page, rather than through Auth.js's /api/auth/verify-request redirect.
+  const next = new URL(target, "http://capdex.invalid");
+  redirect(next.pathname.endsWith("/verify-request") ? "/signin/check-email" : safeCallbackUrl(next.pathname + next.search, "/signin"));
 }
 
 export async function signInWithGitHubAction(formData: FormData): Promise<void> {
