@@ -39,12 +39,12 @@ export type CandidateSet = {
 
 /** Listing state is fresh for DISCOVERY_CACHE_MS, and served stale (while refreshing) up to the hard limit. */
 const stateFreshMs = () => discoverySettings().cacheMs;
-const STATE_HARD_MS = 30_000;
+const stateHardMs = () => Math.max(30_000, 6 * stateFreshMs());
 const figuresFreshMs = () => discoverySettings().figuresCacheMs;
-const FIGURES_HARD_MS = 600_000;
+const figuresHardMs = () => Math.max(600_000, 10 * figuresFreshMs());
 const MAX_ENTRIES = 10_000;
 
-type Row = Omit<Candidate, "figures" | "lastVerifiedAt" | "networkName"> & { lastVerifiedAt: Date | null; dbNowMs: number };
+type Row = Omit<Candidate, "figures" | "lastVerifiedAt" | "networkName"> & { capabilityId: string; lastVerifiedAt: Date | null; dbNowMs: number };
 type Entry = {
   set: CandidateSet;
   stateAt: number;
@@ -52,33 +52,49 @@ type Entry = {
   figures: Map<string, ObservedFigures>;
 };
 
+function selection() {
+  return {
+    id: endpoints.id,
+    capabilityId: endpoints.capabilityId,
+    providerName: providers.name,
+    url: endpoints.url,
+    method: endpoints.method,
+    paymentType: endpoints.paymentType,
+    pricePerCall: endpoints.pricePerCall,
+    network: endpoints.network,
+    acceptedAssets: endpoints.acceptedAssets,
+    checkState: endpoints.checkState,
+    domainVerified: endpoints.domainVerified,
+    consecutiveFailures: endpoints.consecutiveFailures,
+    lastCheckOk: endpoints.lastCheckOk,
+    lastVerifiedAt: endpoints.lastVerifiedAt,
+    dbNowMs: sql<number>`(extract(epoch from now()) * 1000)::float8`,
+  };
+}
+
 function buildStatement(db: Db) {
   return db
-    .select({
-      id: endpoints.id,
-      providerName: providers.name,
-      url: endpoints.url,
-      method: endpoints.method,
-      paymentType: endpoints.paymentType,
-      pricePerCall: endpoints.pricePerCall,
-      network: endpoints.network,
-      acceptedAssets: endpoints.acceptedAssets,
-      checkState: endpoints.checkState,
-      domainVerified: endpoints.domainVerified,
-      consecutiveFailures: endpoints.consecutiveFailures,
-      lastCheckOk: endpoints.lastCheckOk,
-      lastVerifiedAt: endpoints.lastVerifiedAt,
-      dbNowMs: sql<number>`(extract(epoch from now()) * 1000)::float8`,
-    })
+    .select(selection())
     .from(endpoints)
     .innerJoin(providers, eq(providers.id, endpoints.providerId))
     .where(and(eq(endpoints.capabilityId, sql.placeholder("capabilityId")), eq(endpoints.status, "listed")))
     .prepare("discovery_candidates");
 }
 
+/** Many capabilities at once (warming a fresh instance). */
+function buildManyStatement(db: Db) {
+  return db
+    .select(selection())
+    .from(endpoints)
+    .innerJoin(providers, eq(providers.id, endpoints.providerId))
+    .where(and(sql`${endpoints.capabilityId} = any(${sql.placeholder("capabilityIds")}::text[])`, eq(endpoints.status, "listed")))
+    .prepare("discovery_candidates_many");
+}
+
 // `loading` holds the one refresh in flight per capability, so a burst of requests makes one query.
 type State = {
   statement: ReturnType<typeof buildStatement>;
+  many?: ReturnType<typeof buildManyStatement>;
   entries: Map<string, Entry>;
   loading: Map<string, Promise<CandidateSet>>;
   generation: number;
@@ -102,7 +118,71 @@ export async function getCandidates(db: Db, capabilityId: string): Promise<Candi
   if (stateAge < stateFreshMs() && figuresAge < figuresFreshMs()) return entry.set;
   const pending = s.loading.get(capabilityId) ?? refresh(db, s, capabilityId, entry);
   // Otherwise serve the stale answer; a failed background refresh is retried by the next request.
-  return stateAge >= STATE_HARD_MS || figuresAge >= FIGURES_HARD_MS ? pending : entry.set;
+  return stateAge >= stateHardMs() || figuresAge >= figuresHardMs() ? pending : entry.set;
+}
+
+function toCandidate(r: Row, figures: ObservedFigures): Candidate {
+  return {
+    id: r.id,
+    providerName: r.providerName,
+    url: r.url,
+    method: r.method,
+    paymentType: r.paymentType,
+    pricePerCall: Number(r.pricePerCall),
+    network: r.network,
+    networkName: normalizeNetwork(r.network) ?? r.network,
+    acceptedAssets: r.acceptedAssets,
+    checkState: r.checkState,
+    domainVerified: r.domainVerified,
+    consecutiveFailures: r.consecutiveFailures,
+    lastCheckOk: r.lastCheckOk,
+    lastVerifiedAt: r.lastVerifiedAt ? new Date(r.lastVerifiedAt).toISOString() : null,
+    figures,
+  };
+}
+
+/** Builds and caches a capability's set from its rows (unless invalidated since `generation`). */
+function store(
+  s: State,
+  capabilityId: string,
+  rows: Row[],
+  figuresOf: (id: string) => ObservedFigures | undefined,
+  now: number,
+  figuresAt: number,
+  generation: number,
+): CandidateSet {
+  const figures = new Map<string, ObservedFigures>();
+  for (const r of rows) figures.set(r.id, figuresOf(r.id) ?? emptyFigures());
+  const candidates = rows.map((r) => toCandidate(r, figures.get(r.id)!)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const clockOffsetMs = rows.length ? Number(rows[0].dbNowMs) - now : (s.entries.get(capabilityId)?.set.clockOffsetMs ?? 0);
+  const set: CandidateSet = { capabilityId, candidates, clockOffsetMs };
+  if (generation !== s.generation) return set; // invalidated meanwhile: answer, but do not cache
+  s.entries.delete(capabilityId);
+  s.entries.set(capabilityId, { set, stateAt: now, figuresAt, figures });
+  if (s.entries.size > MAX_ENTRIES) s.entries.delete(s.entries.keys().next().value!);
+  return set;
+}
+
+/**
+ * Loads the capabilities not cached yet with two queries in all (their endpoints, then their
+ * figures), instead of two per capability: warming a fresh instance costs far fewer round trips.
+ */
+export async function preloadCandidates(db: Db, capabilityIds: string[]): Promise<number> {
+  const s = stateOf(db);
+  const ids = capabilityIds.filter((id) => !s.entries.has(id) && !s.loading.has(id));
+  if (!ids.length) return 0;
+  const generation = s.generation;
+  s.many ??= buildManyStatement(db);
+  const rows = (await s.many.execute({ capabilityIds: ids })) as Row[];
+  const figures = rows.length ? await getObservedFigures(db, rows.map((r) => r.id)) : new Map<string, ObservedFigures>();
+  const byCapability = new Map<string, Row[]>(ids.map((id) => [id, []]));
+  for (const r of rows) byCapability.get(r.capabilityId)?.push(r);
+  const now = Date.now();
+  for (const [id, list] of byCapability) {
+    // A request may have loaded it meanwhile, with data at least as fresh.
+    if (!s.entries.has(id)) store(s, id, list, (e) => figures.get(e), now, now, generation);
+  }
+  return ids.length;
 }
 
 function refresh(db: Db, s: State, capabilityId: string, entry: Entry | undefined): Promise<CandidateSet> {
@@ -114,37 +194,7 @@ function refresh(db: Db, s: State, capabilityId: string, entry: Entry | undefine
     const known = figuresDue ? new Map<string, ObservedFigures>() : entry.figures;
     const missing = figuresDue ? rows.map((r) => r.id) : rows.filter((r) => !known.has(r.id)).map((r) => r.id);
     const fetched = missing.length ? await getObservedFigures(db, missing) : new Map<string, ObservedFigures>();
-    const figures = new Map<string, ObservedFigures>();
-    for (const r of rows) figures.set(r.id, fetched.get(r.id) ?? known.get(r.id) ?? emptyFigures());
-    const candidates = rows
-      .map(
-        (r): Candidate => ({
-          id: r.id,
-          providerName: r.providerName,
-          url: r.url,
-          method: r.method,
-          paymentType: r.paymentType,
-          pricePerCall: Number(r.pricePerCall),
-          network: r.network,
-          networkName: normalizeNetwork(r.network) ?? r.network,
-          acceptedAssets: r.acceptedAssets,
-          checkState: r.checkState,
-          domainVerified: r.domainVerified,
-          consecutiveFailures: r.consecutiveFailures,
-          lastCheckOk: r.lastCheckOk,
-          lastVerifiedAt: r.lastVerifiedAt ? new Date(r.lastVerifiedAt).toISOString() : null,
-          figures: figures.get(r.id)!,
-        }),
-      )
-      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    const clockOffsetMs = rows.length ? Number(rows[0].dbNowMs) - now : (entry?.set.clockOffsetMs ?? 0);
-    const set: CandidateSet = { capabilityId, candidates, clockOffsetMs };
-    const next: Entry = { set, stateAt: now, figuresAt: figuresDue ? now : entry!.figuresAt, figures };
-    if (generation !== s.generation) return set; // invalidated meanwhile: answer, but do not cache
-    s.entries.delete(capabilityId);
-    s.entries.set(capabilityId, next);
-    if (s.entries.size > MAX_ENTRIES) s.entries.delete(s.entries.keys().next().value!);
-    return set;
+    return store(s, capabilityId, rows, (id) => fetched.get(id) ?? known.get(id), now, figuresDue ? now : entry!.figuresAt, generation);
   })();
   s.loading.set(capabilityId, run);
   run

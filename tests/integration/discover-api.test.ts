@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
 import { createTestDb, type TestDb } from "../helpers/db";
 import { call } from "../helpers/http";
 import * as discoverRoute from "@/app/api/discover/route";
 import * as capabilityRoute from "@/app/api/capabilities/[id]/route";
 import { flushDiscoveryLog, invalidateCandidates } from "@/lib/discovery";
+import { warmDiscovery } from "@/lib/discovery/warm";
 import { discoverResponseSchema, RANKING_PRESETS } from "@/lib/schemas/discover";
 import { addEndpoint, endpointId as eid } from "./discover-helpers";
 
@@ -76,6 +78,27 @@ describe("POST /api/discover by capability_id", () => {
     const b = await post({ capability_id: "weather.current", preferences: { ranking_preset: "balanced" } });
     expect(b.body.ranked_endpoints).toEqual(a.body.ranked_endpoints);
     expect(b.body.discovery_id).not.toBe(a.body.discovery_id);
+  });
+
+  it("answers the same after warming (every capability loaded in batches) as after a cold load", async () => {
+    invalidateCandidates(t.db);
+    const cold = await post({ capability_id: "crypto.price", preferences: { limit: 3 } });
+    invalidateCandidates(t.db);
+    const warmed = await warmDiscovery(t.db);
+    expect(warmed.capabilities).toBe(100);
+    const warm = await post({ capability_id: "crypto.price", preferences: { limit: 3 } });
+    expect(warm.body.ranked_endpoints).toEqual(cold.body.ranked_endpoints);
+    expect(warm.body.fallback_endpoints).toEqual(cold.body.fallback_endpoints);
+    // The answer came from what the warm-up cached: a change made behind the cache's back shows
+    // only once the entry is invalidated (or expires).
+    await t.db.execute(sql`update endpoints set price_per_call = 0.5 where id = ${eid(28)}::uuid`);
+    const cached = await post({ capability_id: "crypto.price", preferences: { limit: 1 } });
+    expect(cached.body.ranked_endpoints[0]).toMatchObject({ endpoint_id: eid(28), payment: { price_per_call: 0.01 } });
+    invalidateCandidates(t.db, "crypto.price");
+    const fresh = await post({ capability_id: "crypto.price", preferences: { limit: 20 } });
+    expect(fresh.body.ranked_endpoints.find((e) => e.endpoint_id === eid(28))?.payment.price_per_call).toBe(0.5);
+    await t.db.execute(sql`update endpoints set price_per_call = 0.01 where id = ${eid(28)}::uuid`);
+    invalidateCandidates(t.db, "crypto.price");
   });
 
   it("answers an empty ranking for a capability without endpoints", async () => {

@@ -1,0 +1,37 @@
+// Warming a fresh instance: build the intent index and load every capability's candidates once, in
+// the background, so the first requests after a start do not each pay a cold load (about 5 ms of
+// queries per capability, and up to a second of CPU for the intent index of 1,000 capabilities).
+import type { Db } from "@/lib/db/client";
+import { getRegistry } from "@/lib/registry";
+import { preloadCandidates } from "./candidates";
+import { describeError } from "./log";
+import { intentIndexOf } from "./resolve";
+
+/** Capabilities per batch: two queries each (about 1,000 endpoints), small enough not to stall requests. */
+const BATCH = 50;
+
+/** Loads what discover needs, a batch at a time (it never holds more than one connection). */
+export async function warmDiscovery(db: Db): Promise<{ capabilities: number; ms: number }> {
+  const t0 = Date.now();
+  const registry = await getRegistry(db);
+  intentIndexOf(registry);
+  const ids = registry.capabilities.map((c) => c.id);
+  for (let i = 0; i < ids.length; i += BATCH) await preloadCandidates(db, ids.slice(i, i + BATCH));
+  return { capabilities: ids.length, ms: Date.now() - t0 };
+}
+
+let started = false;
+
+/**
+ * Starts warmDiscovery once per server process (Next's Node runtime), unless DISCOVERY_WARM=off.
+ * Called when the server starts its background work; a worker process (`npm run worker`) answers
+ * no discover requests and is skipped.
+ */
+export function startWarmingDiscovery(getDb: () => Promise<Db>): void {
+  if (started || process.env.NEXT_RUNTIME !== "nodejs" || process.env.DISCOVERY_WARM === "off") return;
+  started = true;
+  void getDb()
+    .then((db) => warmDiscovery(db))
+    .then((r) => console.log(`[capdex] discovery warmed: ${r.capabilities} capabilities in ${r.ms} ms`))
+    .catch((err) => console.error(`[capdex] discovery warm-up failed (requests load on demand): ${describeError(err)}`));
+}
