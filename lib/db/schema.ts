@@ -393,7 +393,7 @@ export const discoverCounters = pgTable(
 
 // ---------------------------------------------------------------- limits and jobs
 
-/** Fixed-window rate-limit counters, one row per policy and caller. */
+/** Fixed-window rate-limit counters, one row per policy and caller. UNLOGGED (drizzle/0004, a custom migration drizzle cannot express). */
 export const rateLimits = pgTable("rate_limits", {
   key: text("key").primaryKey(),
   windowStart: ts("window_start").notNull(),

@@ -117,6 +117,13 @@ describe("checkRateLimit", () => {
   });
 });
 
+describe("the counter table", () => {
+  it("is UNLOGGED: a check costs no write-ahead-log flush (counters may restart after a crash)", async () => {
+    const [row] = await queryRows<{ p: string }>(t.db, sql`select relpersistence::text as p from pg_class where relname = 'rate_limits'`);
+    expect(row.p).toBe("u");
+  });
+});
+
 describe("through the route wrapper", () => {
   it("sends RateLimit headers on every limited answer and 429 problem+json over the limit", async () => {
     const headers = { "x-forwarded-for": "192.0.2.77" };
