@@ -43,6 +43,8 @@ const stateHardMs = () => Math.max(30_000, 6 * stateFreshMs());
 const figuresFreshMs = () => discoverySettings().figuresCacheMs;
 const figuresHardMs = () => Math.max(600_000, 10 * figuresFreshMs());
 const MAX_ENTRIES = 10_000;
+/** Background refreshes in flight at once (the pool has DATABASE_POOL_MAX connections, default 4). */
+const MAX_BACKGROUND = 2;
 
 type Row = Omit<Candidate, "figures" | "lastVerifiedAt" | "networkName"> & { capabilityId: string; lastVerifiedAt: Date | null; dbNowMs: number };
 type Entry = {
@@ -98,12 +100,16 @@ type State = {
   entries: Map<string, Entry>;
   loading: Map<string, Promise<CandidateSet>>;
   generation: number;
+  background: number;
 };
-const states = new WeakMap<Db, State>();
+// On globalThis: Next bundles the server's start-up code (instrumentation, jobs, the warm-up) apart
+// from the route handlers, each with its own copy of this module; one cache must serve both.
+const shared = globalThis as unknown as { __capdexDiscoveryCandidates?: WeakMap<Db, State> };
+const states = (shared.__capdexDiscoveryCandidates ??= new WeakMap<Db, State>());
 
 function stateOf(db: Db): State {
   let s = states.get(db);
-  if (!s) states.set(db, (s = { statement: buildStatement(db), entries: new Map(), loading: new Map(), generation: 0 }));
+  if (!s) states.set(db, (s = { statement: buildStatement(db), entries: new Map(), loading: new Map(), generation: 0, background: 0 }));
   return s;
 }
 
@@ -116,9 +122,19 @@ export async function getCandidates(db: Db, capabilityId: string): Promise<Candi
   const stateAge = now - entry.stateAt;
   const figuresAge = now - entry.figuresAt;
   if (stateAge < stateFreshMs() && figuresAge < figuresFreshMs()) return entry.set;
-  const pending = s.loading.get(capabilityId) ?? refresh(db, s, capabilityId, entry);
-  // Otherwise serve the stale answer; a failed background refresh is retried by the next request.
-  return stateAge >= stateHardMs() || figuresAge >= figuresHardMs() ? pending : entry.set;
+  const mustWait = stateAge >= stateHardMs() || figuresAge >= figuresHardMs();
+  const inFlight = s.loading.get(capabilityId);
+  if (mustWait) return inFlight ?? refresh(db, s, capabilityId, entry);
+  // Serve the stale answer. At most MAX_BACKGROUND refreshes run at once, so that a burst of stale
+  // entries (every capability after a quiet spell) never queues the pool ahead of request queries;
+  // the others are refreshed by a later request. A failed refresh is retried the same way.
+  if (!inFlight && s.background < MAX_BACKGROUND) {
+    s.background++;
+    refresh(db, s, capabilityId, entry)
+      .catch(() => {})
+      .finally(() => s.background--);
+  }
+  return entry.set;
 }
 
 function toCandidate(r: Row, figures: ObservedFigures): Candidate {

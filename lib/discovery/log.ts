@@ -23,7 +23,10 @@ const flushEveryMs = () => discoverySettings().flushMs;
 /** Rows kept while the database is unreachable; beyond this the oldest are dropped. */
 const MAX_BUFFERED = 50_000;
 
-const buffers = new Map<Db, Buffer>();
+// On globalThis, like the candidate cache: every bundled copy of this module shares one buffer.
+const shared = globalThis as unknown as { __capdexDiscoveryLog?: { buffers: Map<Db, Buffer>; shutdownInstalled: boolean } };
+const logState = (shared.__capdexDiscoveryLog ??= { buffers: new Map(), shutdownInstalled: false });
+const buffers = logState.buffers;
 
 /** Buffers one answered discovery; it reaches the database within about a second. */
 export function recordDiscovery(db: Db, record: DiscoveryRecord): void {
@@ -133,13 +136,11 @@ async function writeBatch(db: Db, rows: DiscoveryRecord[], counters: Map<string,
       intent_requests = discover_counters.intent_requests + excluded.intent_requests`);
 }
 
-let shutdownInstalled = false;
-
 // Signals: flush, then let the other handlers (Next's graceful stop) run; when ours is the only
 // handler, re-raise the signal so the process still ends as it would have.
 function installShutdownFlush() {
-  if (shutdownInstalled || typeof process === "undefined" || typeof process.once !== "function") return;
-  shutdownInstalled = true;
+  if (logState.shutdownInstalled || typeof process === "undefined" || typeof process.once !== "function") return;
+  logState.shutdownInstalled = true;
   process.once("beforeExit", () => void flushDiscoveryLog().catch(() => {}));
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     const onSignal = () => {

@@ -1,5 +1,6 @@
 // Which capability a discover request is about: the given capability_id (confidence 1), or the one
 // its intent resolves to, through an index built once per registry version (no query per request).
+import { createHash } from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { derive, getRegistry, suggestCapabilityIds, type Registry } from "@/lib/registry";
@@ -7,6 +8,13 @@ import type { DiscoverBody, DiscoverResponse } from "@/lib/schemas/discover";
 import { buildIntentIndex, resolveIntent, type IntentDoc, type IntentIndex } from "./intent";
 
 export type Resolution = { resolved: DiscoverResponse["resolved"]; viaIntent: boolean };
+
+// Built indexes by a digest of their documents, on globalThis: Next bundles start-up code (which
+// warms the index) apart from the route handlers, each with its own registry copy; the index is a
+// pure function of the documents, so every copy (and every database with the same registry) can
+// share one. The last few are kept.
+const shared = globalThis as unknown as { __capdexIntentIndexes?: Map<string, IntentIndex> };
+const MAX_INDEXES = 4;
 
 export function intentIndexOf(registry: Registry): IntentIndex {
   return derive(registry, "intent-index", (r) => {
@@ -21,7 +29,15 @@ export function intentIndexOf(registry: Registry): IntentIndex {
       aliases: c.aliases,
       examples: c.examples,
     }));
-    return buildIntentIndex(docs);
+    const key = createHash("sha256").update(JSON.stringify(docs)).digest("hex");
+    const indexes = (shared.__capdexIntentIndexes ??= new Map());
+    let index = indexes.get(key);
+    if (!index) {
+      index = buildIntentIndex(docs);
+      if (indexes.size >= MAX_INDEXES) indexes.delete(indexes.keys().next().value!);
+      indexes.set(key, index);
+    }
+    return index;
   });
 }
 
