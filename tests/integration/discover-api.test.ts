@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
 import { createTestDb, type TestDb } from "../helpers/db";
 import { call } from "../helpers/http";
@@ -6,6 +6,7 @@ import * as discoverRoute from "@/app/api/discover/route";
 import * as capabilityRoute from "@/app/api/capabilities/[id]/route";
 import { flushDiscoveryLog, invalidateCandidates } from "@/lib/discovery";
 import { warmDiscovery } from "@/lib/discovery/warm";
+import { reloadDiscoverySettings } from "@/lib/discovery/settings";
 import { discoverResponseSchema, RANKING_PRESETS } from "@/lib/schemas/discover";
 import { addEndpoint, endpointId as eid } from "./discover-helpers";
 
@@ -99,6 +100,25 @@ describe("POST /api/discover by capability_id", () => {
     expect(fresh.body.ranked_endpoints.find((e) => e.endpoint_id === eid(28))?.payment.price_per_call).toBe(0.5);
     await t.db.execute(sql`update endpoints set price_per_call = 0.01 where id = ${eid(28)}::uuid`);
     invalidateCandidates(t.db, "crypto.price");
+  });
+
+  it("serves a stale answer while one background refresh runs, then the fresh one", async () => {
+    await post({ capability_id: "crypto.price" });
+    process.env.DISCOVERY_CACHE_MS = "0";
+    reloadDiscoverySettings();
+    try {
+      await t.db.execute(sql`update endpoints set price_per_call = 0.02 where id = ${eid(21)}::uuid`);
+      const priceOf21 = async () =>
+        (await post({ capability_id: "crypto.price", preferences: { limit: 20 } })).body.ranked_endpoints.find((e) => e.endpoint_id === eid(21))
+          ?.payment.price_per_call;
+      expect(await priceOf21()).toBe(0.01); // stale, but answered without waiting
+      await vi.waitFor(async () => expect(await priceOf21()).toBe(0.02), { timeout: 10_000, interval: 50 });
+    } finally {
+      await t.db.execute(sql`update endpoints set price_per_call = 0.01 where id = ${eid(21)}::uuid`);
+      delete process.env.DISCOVERY_CACHE_MS;
+      reloadDiscoverySettings();
+      invalidateCandidates(t.db);
+    }
   });
 
   it("answers an empty ranking for a capability without endpoints", async () => {
