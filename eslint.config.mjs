@@ -5,7 +5,7 @@ import nextTs from "eslint-config-next/typescript";
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores([".next/**", "node_modules/**", ".data/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "drizzle/**"]),
+  globalIgnores([".next/**", ".next-*/**", ".*.ts", "node_modules/**", ".data/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "drizzle/**"]),
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],

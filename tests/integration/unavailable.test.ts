@@ -6,8 +6,12 @@ import { call } from "../helpers/http";
 import * as list from "@/app/api/capabilities/route";
 
 // A TCP server that accepts connections and never says a word: the worst kind of dead database.
-const silent = net.createServer(() => {});
-afterAll(() => new Promise<void>((r) => silent.close(() => r())));
+const sockets = new Set<net.Socket>();
+const silent = net.createServer((socket) => void sockets.add(socket));
+afterAll(async () => {
+  for (const s of sockets) s.destroy();
+  await new Promise<void>((r) => silent.close(() => r()));
+});
 
 describe("when the database cannot be reached", () => {
   it("answers 503 unavailable with Retry-After when the server refuses connections", async () => {
