@@ -33,10 +33,12 @@ const NONE: readonly ExclusionReason[] = Object.freeze([]);
 /** Why the endpoint cannot be ranked under these constraints (empty: it can), in API.md's order. */
 export function exclusionReasons(c: Candidate, constraints: Constraints | undefined): readonly ExclusionReason[] {
   const failing = c.checkState === "failing";
-  if (!constraints && !failing) return NONE;
+  // A domain whose TXT record has gone may have changed hands: never ranked until it is back.
+  const domainLost = !c.domainVerified;
+  if (!constraints && !failing && !domainLost) return NONE;
   const out: ExclusionReason[] = [];
   if (failing) out.push("failed_recent_checks");
-  if (constraints?.verified_only && !isVerified(c)) out.push("unverified");
+  if (domainLost || (constraints?.verified_only && !isVerified(c))) out.push("unverified");
   if (constraints?.max_price !== undefined && c.pricePerCall > constraints.max_price) out.push("over_max_price");
   if (constraints?.network !== undefined && c.networkName !== constraints.network) {
     out.push("network_mismatch");
@@ -126,8 +128,8 @@ export function rankCandidates(candidates: readonly Candidate[], opts: RankOptio
       else if (opts.includeFallbacks && beyond.length < MAX_FALLBACKS) beyond.push({ ...s.out, exclusion_reasons: ["beyond_limit"] });
     } else if (!opts.includeFallbacks) {
       continue;
-    } else if (reasons.length === 1 && reasons[0] === "failed_recent_checks") {
-      if (failing.length < MAX_FALLBACKS) failing.push({ ...s.out, exclusion_reasons: ["failed_recent_checks"] });
+    } else if (reasons.length === 1 && (reasons[0] === "failed_recent_checks" || (reasons[0] === "unverified" && !s.c.domainVerified))) {
+      if (failing.length < MAX_FALLBACKS) failing.push({ ...s.out, exclusion_reasons: [reasons[0]] });
     } else {
       misses.push({ s, reasons });
     }

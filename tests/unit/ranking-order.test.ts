@@ -119,6 +119,13 @@ describe("constraints and exclusion reasons", () => {
     expect(only(pool[0], { max_price: 0.01, network: "base", verified_only: true })).toBeUndefined();
   });
 
+  it("never ranks an endpoint whose domain record has gone: it is a fallback marked unverified", () => {
+    const lost = { ...pool[0], domainVerified: false };
+    const r = rankCandidates([lost, ...pool.slice(1)], opts({ limit: 20 }));
+    expect(r.ranked.map((e) => e.endpoint_id)).not.toContain(lost.id);
+    expect(r.fallbacks.find((f) => f.endpoint_id === lost.id)?.exclusion_reasons).toEqual(["unverified"]);
+  });
+
   it("leaves fallbacks out when the caller does not want them", () => {
     expect(rankCandidates(pool, opts({ limit: 1, includeFallbacks: false })).fallbacks).toEqual([]);
   });
