@@ -1,19 +1,11 @@
 // /llms.txt (llmstxt.org): Capdex explained for language models, generated from the descriptor's
 // operation list, the rate-limit table and the MCP tools, so it cannot drift from what is served.
 import { OPERATIONS } from "@/lib/schemas/descriptor";
-import { POLICIES, type PolicyName } from "@/lib/ratelimit/policies";
+import { POLICIES, POLICY_OPERATIONS, type PolicyName } from "@/lib/ratelimit/policies";
 import { SERVICE_DESCRIPTION } from "./well-known";
 import { TOOLS } from "./tools";
 
-/** The operations each rate-limit policy covers (labels as in the descriptor). */
-export const POLICY_OPERATIONS: Record<PolicyName, string[]> = {
-  discover: ["POST /discover"],
-  capabilities: ["GET /capabilities", "GET /capabilities/{id}"],
-  report_outcome: ["POST /report_outcome"],
-  submit: ["POST /submit"],
-  stats: ["GET /stats"],
-  submission: ["GET /submit/{id}", "POST /submit/{id}/verify"],
-};
+export { POLICY_OPERATIONS };
 
 function windowName(seconds: number): string {
   return seconds === 60 ? "minute" : seconds === 3600 ? "hour" : `${seconds} s`;

@@ -61,8 +61,14 @@ export async function recordOutcome(
   body: ReportOutcomeBody,
   principal: Principal,
 ): Promise<{ accepted: true; report_id: string }> {
+  const id = await insertOrNotFound(db, reportRowOf(body, principal));
+  return { accepted: true, report_id: id };
+}
+
+/** The stored row of a report: the caller's fields plus who reported it, at their base weight. */
+export function reportRowOf(body: ReportOutcomeBody, principal: Principal) {
   const reporter = reporterOf(principal);
-  const id = await insertOrNotFound(db, {
+  return {
     endpointId: body.endpoint_id,
     success: body.success,
     latencyMs: body.latency_ms ?? null,
@@ -72,8 +78,7 @@ export async function recordOutcome(
     reporterKey: reporter.key,
     userId: reporter.userId,
     weight: reporter.baseWeight,
-  });
-  return { accepted: true, report_id: id };
+  };
 }
 
 export type ProbeOutcome = { endpointId: string; success: boolean; latencyMs?: number | null; statusCode?: number | null };

@@ -2,7 +2,7 @@
 // plus a hand-written curl example per operation; tests check that no operation goes undocumented.
 import type { ErrorCode } from "@/lib/http/errors";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
-import type { PolicyName } from "@/lib/ratelimit/policies";
+import { POLICY_OPERATIONS } from "@/lib/ratelimit/policies";
 import { curlGet, curlPostJson } from "./examples";
 
 type JsonSchema = { $ref?: string; type?: string | string[]; properties?: Record<string, JsonSchema>; required?: string[]; description?: string; enum?: unknown[]; anyOf?: JsonSchema[]; items?: JsonSchema };
@@ -67,15 +67,7 @@ export function curlExamples(api: string): Record<string, string> {
   };
 }
 
-/** Which operations each rate-limit policy covers (a new policy fails the type check until listed). */
-export const POLICY_OPERATIONS: Record<PolicyName, string[]> = {
-  discover: ["POST /discover"],
-  capabilities: ["GET /capabilities", "GET /capabilities/{id}"],
-  report_outcome: ["POST /report_outcome"],
-  submit: ["POST /submit"],
-  stats: ["GET /stats"],
-  submission: ["GET /submit/{id}", "POST /submit/{id}/verify"],
-};
+export { POLICY_OPERATIONS };
 
 /** When each error happens and what to do about it. */
 export const ERROR_HELP: Record<ErrorCode, string> = {

@@ -13,3 +13,13 @@ export type PolicyName = keyof typeof POLICIES;
 
 /** Operations whose answers may be served when the limiter's storage fails (reads). */
 export const READ_POLICIES: ReadonlySet<PolicyName> = new Set(["discover", "capabilities", "stats"]);
+
+/** Which operations each rate-limit policy covers (a new policy fails the type check until listed). */
+export const POLICY_OPERATIONS: Record<PolicyName, string[]> = {
+  discover: ["POST /discover"],
+  capabilities: ["GET /capabilities", "GET /capabilities/{id}"],
+  report_outcome: ["POST /report_outcome"],
+  submit: ["POST /submit"],
+  stats: ["GET /stats"],
+  submission: ["GET /submit/{id}", "POST /submit/{id}/verify"],
+};

@@ -7,8 +7,7 @@ import { queryRows, type Db } from "@/lib/db/client";
 import { outcomeReports } from "@/lib/db/schema";
 import type { Principal } from "@/lib/auth/principal";
 import { discover, flushDiscoveryLog, invalidateCandidates } from "@/lib/discovery";
-import { CAPS, recordOutcome, rollUpAll } from "@/lib/outcomes";
-import { reporterOf } from "@/lib/outcomes/weights";
+import { CAPS, recordOutcome, reportRowOf, rollUpAll } from "@/lib/outcomes";
 import { createRandom } from "@/lib/db/seed/random";
 import type { ReportOutcomeBody } from "@/lib/schemas/outcomes";
 import { addAccount, addEndpoint, anonymous, rollupOf } from "./outcomes-fixtures";
@@ -60,18 +59,7 @@ async function letTimePass(db: Db) {
  * kind, key and weight; checked below), inserted 500 at a time to keep the test quick.
  */
 async function flood(principal: Principal, body: ReportOutcomeBody, count: number) {
-  const reporter = reporterOf(principal);
-  const row = {
-    endpointId: body.endpoint_id,
-    success: body.success,
-    latencyMs: body.latency_ms ?? null,
-    statusCode: body.status_code ?? null,
-    discoveryId: body.discovery_id ?? null,
-    reporterKind: reporter.kind,
-    reporterKey: reporter.key,
-    userId: reporter.userId,
-    weight: reporter.baseWeight,
-  };
+  const row = reportRowOf(body, principal);
   for (let i = 0; i < count; i += 500) {
     await t.db.insert(outcomeReports).values(Array.from({ length: Math.min(500, count - i) }, () => row));
   }
