@@ -6,6 +6,7 @@ import { queryRows, type Db } from "../client";
 import { endpoints, providers, type NewEndpoint } from "../schema";
 import { createRandom, seededUuid } from "./random";
 import { rollUpAll } from "@/lib/outcomes/rollup";
+import { WEIGHTS } from "@/lib/outcomes/weights";
 import type { NetworkName } from "@/lib/schemas/networks";
 
 const PROVIDER_WORDS = [
@@ -108,7 +109,7 @@ export async function seedDemoHistory(db: Db, opts: DemoOptions = {}): Promise<n
              case when r.u_success < e.rate then 200 else (array[500, 502, 503, 504, 429])[1 + floor(r.u2 * 5)::int] end,
              case when r.u1 < 0.5 then 'authenticated' else 'anonymous' end,
              'seed:' || floor(r.u2 * 50)::int,
-             case when r.u1 < 0.5 then 1.0 else 0.5 end,
+             case when r.u1 < 0.5 then ${WEIGHTS.authenticated}::float8 else ${WEIGHTS.anonymous}::float8 end,
              h.hour + r.u1 * interval '1 hour'
       from (select id, is_demo,
                    case when check_state = 'failing' then 0.35 + 0.3 * ((abs(hashtext(id::text || 'r')) % 1000) / 1000.0)

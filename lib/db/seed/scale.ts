@@ -6,6 +6,7 @@ import { capabilities } from "../schema";
 import { CATALOGUE, seedCatalogue } from "./catalogue";
 import { seedDemoEndpoints } from "./demo";
 import { rollUpAll } from "@/lib/outcomes/rollup";
+import { WEIGHTS } from "@/lib/outcomes/weights";
 import { bumpRegistryVersion } from "@/lib/registry/version";
 
 export type ScaleOptions = { endpointsPerCapability?: number; reportsPerCapability?: number; log?: (msg: string) => void };
@@ -46,7 +47,7 @@ export async function seedScale(db: Db, count: number, opts: ScaleOptions | ((ms
     await tx.execute(sql`
       insert into outcome_reports (endpoint_id, success, latency_ms, status_code, reporter_kind, reporter_key, weight, created_at)
       select e.id, random() < e.rate, greatest(1, (e.median * exp(0.5 * (random() + random() - 1))))::int, 200,
-             'anonymous', 'seed:' || (g % 97), 0.5, now() - random() * interval '7 days'
+             'anonymous', 'seed:' || (g % 97), ${WEIGHTS.anonymous}::float8, now() - random() * interval '7 days'
       from generate_series(1, ${reports}) g
       join (select id, (row_number() over (order by id) - 1)::int as idx,
                    0.6 + 0.39 * ((abs(hashtext(id::text)) % 100) / 100.0) as rate,
