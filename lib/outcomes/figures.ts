@@ -5,7 +5,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { queryRows } from "@/lib/db/client";
-import { mergeHistograms, quantileOf, type Histogram } from "./histogram";
+import { quantileOf, type Histogram } from "./histogram";
 
 export type ObservedFigures = {
   success_rate_7d: number | null;
@@ -18,7 +18,7 @@ export type ObservedFigures = {
   daily_success: Array<number | null>;
 };
 
-type Row = { endpoint_id: string; day: number; reports: number; w_success: number; w_total: number; hist: Histogram };
+type Row = { endpoint_id: string; reports: number; w_success: number; w_total: number; daily: Record<string, number | null>; hist: Histogram | null };
 
 export function emptyFigures(): ObservedFigures {
   return {
@@ -35,29 +35,36 @@ export function emptyFigures(): ObservedFigures {
 export async function getObservedFigures(db: Db, endpointIds: string[]): Promise<Map<string, ObservedFigures>> {
   const out = new Map<string, ObservedFigures>(endpointIds.map((id) => [id, emptyFigures()]));
   if (!endpointIds.length) return out;
-  // One row per endpoint and day; the histograms of the day's hours are merged in JS.
+  // One row per endpoint: the sums, the weighted success rate of each day (0 = today) and the
+  // histogram merged in the database, so only a few numbers per endpoint cross the wire and are
+  // parsed here (merging ~168 hourly histograms in JS cost ~0.3 ms of server CPU per endpoint).
   const rows = await queryRows<Row>(
     db,
-    sql`select endpoint_id::text as endpoint_id,
-          least(6, greatest(0, floor(extract(epoch from (now() - hour)) / 86400)))::int as day,
-          sum(reports)::int as reports, sum(w_success)::float8 as w_success, sum(w_total)::float8 as w_total,
-          jsonb_agg(latency_hist) as hist
-        from outcome_rollups
-        where endpoint_id in (${sql.join(endpointIds.map((id) => sql`${id}::uuid`), sql`, `)})
-          and hour > now() - interval '7 days'
-        group by 1, 2`,
+    sql`with r as (
+          select endpoint_id, reports, w_success, w_total, latency_hist,
+                 least(6, greatest(0, floor(extract(epoch from (now() - hour)) / 86400)))::int as day
+          from outcome_rollups
+          where endpoint_id = any(${`{${endpointIds.join(",")}}`}::uuid[]) and hour > now() - interval '7 days'
+        ),
+        d as (select endpoint_id, day, sum(reports) as n, sum(w_success) as ws, sum(w_total) as wt from r group by 1, 2),
+        h as (select endpoint_id, jsonb_object_agg(b, w) as hist from (
+                select endpoint_id, e.key as b, sum(e.value::float8) as w
+                from r cross join lateral jsonb_each_text(r.latency_hist) e group by 1, 2) x
+              group by 1)
+        select d.endpoint_id::text as endpoint_id, sum(d.n)::int as reports, sum(d.ws)::float8 as w_success,
+               sum(d.wt)::float8 as w_total,
+               jsonb_object_agg(d.day, case when d.wt > 0 then d.ws / d.wt end) as daily,
+               h.hist
+        from d left join h on h.endpoint_id = d.endpoint_id group by d.endpoint_id, h.hist`,
   );
   const hists = new Map<string, Histogram>();
   for (const r of rows) {
     const f = out.get(r.endpoint_id)!;
-    f.sample_size_7d += Number(r.reports);
-    f.weighted_success_7d += Number(r.w_success);
-    f.weighted_total_7d += Number(r.w_total);
-    const day = 6 - Number(r.day);
-    f.daily_success[day] = Number(r.w_total) > 0 ? Number(r.w_success) / Number(r.w_total) : null;
-    const h = hists.get(r.endpoint_id) ?? {};
-    for (const part of r.hist as unknown as Histogram[]) mergeHistograms(h, part);
-    hists.set(r.endpoint_id, h);
+    f.sample_size_7d = Number(r.reports);
+    f.weighted_success_7d = Number(r.w_success);
+    f.weighted_total_7d = Number(r.w_total);
+    for (const [day, rate] of Object.entries(r.daily)) f.daily_success[6 - Number(day)] = rate === null ? null : Number(rate);
+    if (r.hist) hists.set(r.endpoint_id, r.hist);
   }
   for (const [id, f] of out) {
     if (f.weighted_total_7d > 0) f.success_rate_7d = round(f.weighted_success_7d / f.weighted_total_7d, 4);
