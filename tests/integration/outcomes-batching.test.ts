@@ -62,7 +62,7 @@ describe("group commit of outcome reports", () => {
   });
 
   it("answers 404 for unknown endpoints in a batch and stores the others", async () => {
-    const unknown = [randomUUID(), randomUUID(), randomUUID()];
+    const unknown: string[] = [randomUUID(), randomUUID(), randomUUID()];
     const bodies = [
       ...endpointIds.map((id) => ({ endpoint_id: id, success: true })),
       ...unknown.map((id) => ({ endpoint_id: id, success: false })),
