@@ -1,13 +1,23 @@
 // `npm run bench`: seeds the benchmark-sized registry on the local Postgres (once; reused while it
 // matches), starts the production server, and drives it with autocannon at 32 connections:
 // GET /api/health (the trivial route) beside POST /api/discover, POST /api/report_outcome, and
-// discover with the rate limiter on. Prints a markdown table and writes bench-results/latest.json.
+// discover with the rate limiter on. Prints markdown tables and writes bench-results/latest.json.
 //
-//   npm run bench                      # all scenarios, 10 s each
+// The server keeps getting faster for a minute or more after start (JIT), and the machine's two
+// cores are shared with Postgres and autocannon, so one 10 s run per scenario drifts by 20-30%.
+// Hence: every scenario is warmed up first, then measured in interleaved rounds (health,
+// discover, report, health, ...), and each ratio is the median of the per-round ratios, so that
+// both sides of a ratio were measured seconds apart. Beside req/s it records the server's CPU
+// time per request (the process tree's utime+stime), which is far steadier than req/s, and the
+// latency at a fixed offered rate (--rate), which shows service time rather than queueing.
+//
+//   npm run bench                      # all scenarios
 //   npm run bench -- --only discover   # one scenario (health always runs for the ratio)
+//   npm run bench -- --rounds 5 --duration 10 --warmup 10 --rate 300
 //   npm run bench -- --reseed          # rebuild the benchmark database
 import fs from "node:fs";
 import { execSync } from "node:child_process";
+import path from "node:path";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { createHash, randomBytes } from "node:crypto";
@@ -24,12 +34,15 @@ const DURATION = Number(flagValue("--duration") ?? 10);
 const CONNECTIONS = Number(flagValue("--connections") ?? 32);
 const ONLY = flagValue("--only");
 // A fresh server runs slowly for its first seconds (JIT, pools, caches): warm each scenario up first.
-const WARMUP = Number(flagValue("--warmup") ?? 8);
+const WARMUP = Number(flagValue("--warmup") ?? 10);
+const ROUNDS = Number(flagValue("--rounds") ?? 3);
+/** Offered load (requests/s over all connections) of the fixed-rate latency runs. */
+const RATE = Number(flagValue("--rate") ?? 300);
 const BASE = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DB_NAME = `capdex_bench`;
 const DB_URL = withDatabase(BASE, DB_NAME);
 
-type Result = { name: string; rps: number; p50: number; p99: number; non2xx: number; errors: number; requests: number };
+type Result = { name: string; rps: number; p50: number; p99: number; non2xx: number; errors: number; requests: number; cpu_ms_per_request: number };
 
 async function ensureDatabase(): Promise<void> {
   const admin = postgres(withDatabase(BASE, "postgres"), { max: 1, onnotice: () => {} });
@@ -99,10 +112,35 @@ function discoverBody(i: number, caps: Array<{ id: string }>): string {
   return JSON.stringify(body);
 }
 
-async function run(name: string, url: string, opts: Partial<autocannon.Options>): Promise<Result> {
-  // Warm up (JIT, caches, pools) before measuring.
-  await autocannon({ url, connections: CONNECTIONS, duration: WARMUP, ...opts });
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, ...opts });
+const CLK_TCK = Number(execSync("getconf CLK_TCK").toString().trim()) || 100;
+
+/** CPU seconds (user + system) used so far by a process and all its descendants. */
+function treeCpuSeconds(rootPid: number): number {
+  const stats = new Map<number, { ppid: number; ticks: number }>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = fs.readFileSync(path.join("/proc", entry, "stat"), "utf8");
+      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+      stats.set(Number(entry), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      /* the process ended meanwhile */
+    }
+  }
+  let ticks = 0;
+  const queue = [rootPid];
+  while (queue.length) {
+    const pid = queue.pop()!;
+    ticks += stats.get(pid)?.ticks ?? 0;
+    for (const [child, st] of stats) if (st.ppid === pid) queue.push(child);
+  }
+  return ticks / CLK_TCK;
+}
+
+async function measure(server: TestServer, name: string, opts: Partial<autocannon.Options>, duration = DURATION): Promise<Result> {
+  const cpu0 = treeCpuSeconds(server.pid);
+  const r = await autocannon({ url: server.url, connections: CONNECTIONS, duration, ...opts });
+  const cpu = treeCpuSeconds(server.pid) - cpu0;
   const result: Result = {
     name,
     rps: Math.round(r.requests.average),
@@ -111,8 +149,11 @@ async function run(name: string, url: string, opts: Partial<autocannon.Options>)
     non2xx: r.non2xx,
     errors: r.errors + r.timeouts,
     requests: r.requests.total,
+    cpu_ms_per_request: r.requests.total ? +((cpu * 1000) / r.requests.total).toFixed(3) : 0,
   };
-  console.log(`${name.padEnd(34)} ${String(result.rps).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  non-2xx ${result.non2xx}  errors ${result.errors}`);
+  console.log(
+    `${name.padEnd(30)} ${String(result.rps).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  server CPU ${result.cpu_ms_per_request} ms/req  non-2xx ${result.non2xx}  errors ${result.errors}`,
+  );
   return result;
 }
 
@@ -141,12 +182,9 @@ function discoverRequests(caps: Array<{ id: string }>, keys?: string[]): autocan
   ];
 }
 
-async function benchReports(server: TestServer, endpointIds: string[]): Promise<Result & { stored: number; counted: number; lost: number }> {
-  const db = postgres(DB_URL, { max: 1, onnotice: () => {} });
-  const [before] = await db`select count(*)::int as n from outcome_reports`;
-  const [rolledBefore] = await db`select coalesce(sum(reports), 0)::int as n from outcome_rollups`;
-  let accepted = 0;
-  const requests = [
+let accepted = 0;
+function reportRequests(endpointIds: string[]): autocannon.Request[] {
+  return [
     {
       method: "POST",
       path: "/api/report_outcome",
@@ -163,24 +201,49 @@ async function benchReports(server: TestServer, endpointIds: string[]): Promise<
       },
     } as autocannon.Request,
   ];
-  // The warm-up inside run() also sends reports: count acceptance over both runs.
-  const result = await run("POST /api/report_outcome", server.url, { requests });
-  // Wait for the rollup job to count everything that was accepted.
-  const [after] = await db`select count(*)::int as n from outcome_reports`;
-  const stored = after.n - before.n;
-  let counted = 0;
-  for (let i = 0; i < 120; i++) {
-    const [rolled] = await db`select coalesce(sum(reports), 0)::int as n from outcome_rollups`;
-    counted = rolled.n - rolledBefore.n;
-    if (counted >= stored) break;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+type Summary = { rps: number; p50: number; p99: number; cpu_ms_per_request: number; non2xx: number; errors: number; requests: number; ratio: number; rounds: Result[] };
+
+function summarise(rounds: Result[], yardstick: Result[]): Summary {
+  return {
+    rps: Math.round(median(rounds.map((r) => r.rps))),
+    p50: median(rounds.map((r) => r.p50)),
+    p99: median(rounds.map((r) => r.p99)),
+    cpu_ms_per_request: +median(rounds.map((r) => r.cpu_ms_per_request)).toFixed(3),
+    non2xx: rounds.reduce((s, r) => s + r.non2xx, 0),
+    errors: rounds.reduce((s, r) => s + r.errors, 0),
+    requests: rounds.reduce((s, r) => s + r.requests, 0),
+    ratio: +median(rounds.map((r, i) => r.rps / yardstick[i].rps)).toFixed(2),
+    rounds,
+  };
+}
+
+async function storedCounts(db: postgres.Sql) {
+  const [reports] = await db`select count(*)::int as n from outcome_reports`;
+  const [rolled] = await db`select coalesce(sum(reports), 0)::int as n from outcome_rollups`;
+  return { reports: reports.n as number, rolled: rolled.n as number };
+}
+
+/** Every accepted report stored, and every stored report counted into the rollups by the job. */
+async function checkReports(db: postgres.Sql, before: { reports: number; rolled: number }) {
+  let now = await storedCounts(db);
+  for (let i = 0; i < 120 && now.rolled - before.rolled < now.reports - before.reports; i++) {
     await new Promise((r) => setTimeout(r, 1000));
+    now = await storedCounts(db);
   }
-  await db.end();
+  const stored = now.reports - before.reports;
+  const counted = now.rolled - before.rolled;
   // Responses still in flight when autocannon stops are stored but not seen as accepted, so the
   // check is: every accepted report stored, and every stored report counted.
   const lost = Math.max(0, accepted - stored) + Math.max(0, stored - counted);
-  console.log(`  accepted ${accepted}, stored ${stored}, counted in rollups ${counted}, lost ${lost}`);
-  return { ...result, stored, counted, lost };
+  console.log(`  reports: accepted ${accepted}, stored ${stored}, counted in rollups ${counted}, lost ${lost}`);
+  return { accepted, stored, counted, lost };
 }
 
 async function main() {
@@ -190,22 +253,39 @@ async function main() {
   }
   await ensureDatabase();
   const { caps, endpointIds, keys } = await loadFixtures();
-  const results: Record<string, unknown> = { date: new Date().toISOString(), scale: SCALE, connections: CONNECTIONS, duration_s: DURATION };
+  const results: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    scale: SCALE,
+    connections: CONNECTIONS,
+    duration_s: DURATION,
+    warmup_s: WARMUP,
+    rounds: ROUNDS,
+    fixed_rate: RATE,
+  };
   const env = { DATABASE_URL: DB_URL, CAPDEX_RATE_LIMIT: "off", ROLLUP_INTERVAL_MS: "1000" };
+  const db = postgres(DB_URL, { max: 1, onnotice: () => {} });
+  const scenarios: Array<[string, Partial<autocannon.Options>]> = [["health", { method: "GET" }]];
+  if (!ONLY || ONLY === "discover") scenarios.push(["discover", { requests: discoverRequests(caps) }]);
+  if (!ONLY || ONLY === "report") scenarios.push(["report_outcome", { requests: reportRequests(endpointIds) }]);
+  const label: Record<string, string> = { health: "GET /api/health", discover: "POST /api/discover", report_outcome: "POST /api/report_outcome" };
 
   let server = await startServer(env);
+  const optsOf = (name: string, o: Partial<autocannon.Options>) => (name === "health" ? { ...o, url: `${server.url}/api/health` } : o);
   await settle(server);
+  const before = await storedCounts(db);
   try {
-    const health = await run("GET /api/health", `${server.url}/api/health`, { method: "GET" });
-    results.health = health;
-    if (!ONLY || ONLY === "discover") {
-      const discover = await run("POST /api/discover (limiter off)", server.url, { requests: discoverRequests(caps) });
-      results.discover = { ...discover, ratio: +(discover.rps / health.rps).toFixed(2) };
+    console.log(`warm-up: ${WARMUP} s per scenario`);
+    for (const [name, o] of scenarios) await measure(server, `(warm-up) ${label[name]}`, optsOf(name, o), WARMUP);
+    const rounds: Record<string, Result[]> = Object.fromEntries(scenarios.map(([n]) => [n, []]));
+    for (let round = 1; round <= ROUNDS; round++) {
+      console.log(`round ${round} of ${ROUNDS}`);
+      for (const [name, o] of scenarios) rounds[name].push(await measure(server, label[name], optsOf(name, o)));
     }
-    if (!ONLY || ONLY === "report") {
-      const report = await benchReports(server, endpointIds);
-      results.report_outcome = { ...report, ratio: +(report.rps / health.rps).toFixed(2) };
-    }
+    console.log(`fixed rate: ${RATE} requests/s`);
+    const fixed: Record<string, Result> = {};
+    for (const [name, o] of scenarios) fixed[name] = await measure(server, `${label[name]} @${RATE}/s`, { ...optsOf(name, o), overallRate: RATE });
+    for (const [name] of scenarios) results[name] = { ...summarise(rounds[name], rounds.health), at_fixed_rate: fixed[name] };
+    if (rounds.report_outcome) Object.assign(results.report_outcome as object, await checkReports(db, before));
   } finally {
     await server.stop();
   }
@@ -213,9 +293,21 @@ async function main() {
     server = await startServer({ DATABASE_URL: DB_URL, ROLLUP_INTERVAL_MS: "1000" });
     await settle(server);
     try {
-      const off = results.discover as Result | undefined;
-      const on = await run("POST /api/discover (limiter on)", server.url, { requests: discoverRequests(caps, keys) });
-      results.discover_limited = { ...on, ratio_to_limiter_off: off ? +(on.rps / off.rps).toFixed(2) : null };
+      const opts = { requests: discoverRequests(caps, keys) };
+      await measure(server, "(warm-up) discover, limiter on", opts, WARMUP);
+      const on: Result[] = [];
+      for (let round = 1; round <= ROUNDS; round++) on.push(await measure(server, "POST /api/discover (limiter on)", opts));
+      const off = results.discover as Summary | undefined;
+      const rps = Math.round(median(on.map((r) => r.rps)));
+      results.discover_limited = {
+        rps,
+        p50: median(on.map((r) => r.p50)),
+        p99: median(on.map((r) => r.p99)),
+        cpu_ms_per_request: +median(on.map((r) => r.cpu_ms_per_request)).toFixed(3),
+        non2xx: on.reduce((s, r) => s + r.non2xx, 0),
+        ratio_to_limiter_off: off ? +(rps / off.rps).toFixed(2) : null,
+        rounds: on,
+      };
     } finally {
       await server.stop();
     }
@@ -224,22 +316,33 @@ async function main() {
   fs.writeFileSync("bench-results/latest.json", JSON.stringify(results, null, 2));
   console.log("\n" + markdown(results));
   // Tidy up the bench keys so repeated runs don't accumulate them.
-  const db = postgres(DB_URL, { max: 1, onnotice: () => {} });
   await db`delete from api_keys where user_id = 'bench-user'`;
   await db.end();
 }
 
 function markdown(results: Record<string, unknown>): string {
-  const rows: string[] = ["| scenario | req/s | p50 ms | p99 ms | ratio | notes |", "|---|---|---|---|---|---|"];
-  const h = results.health as Result;
-  rows.push(`| GET /api/health | ${h.rps} | ${h.p50} | ${h.p99} | 1.00 | trivial route |`);
-  const d = results.discover as (Result & { ratio: number }) | undefined;
-  if (d) rows.push(`| POST /api/discover (limiter off) | ${d.rps} | ${d.p50} | ${d.p99} | ${d.ratio} | non-2xx ${d.non2xx} |`);
-  const r = results.report_outcome as (Result & { ratio: number; lost: number; stored: number }) | undefined;
-  if (r) rows.push(`| POST /api/report_outcome | ${r.rps} | ${r.p50} | ${r.p99} | ${r.ratio} | stored ${r.stored}, lost ${r.lost} |`);
-  const l = results.discover_limited as (Result & { ratio_to_limiter_off: number }) | undefined;
-  if (l) rows.push(`| POST /api/discover (limiter on, 200 keys) | ${l.rps} | ${l.p50} | ${l.p99} | ${l.ratio_to_limiter_off} of limiter off | non-2xx ${l.non2xx} |`);
-  return rows.join("\n");
+  const rows: string[] = [
+    `Saturated: ${CONNECTIONS} connections, median of ${ROUNDS} interleaved rounds of ${DURATION} s after a ${WARMUP} s warm-up each.`,
+    "",
+    "| scenario | req/s | p50 ms | p99 ms | server CPU ms/req | ratio to health | notes |",
+    "|---|---|---|---|---|---|---|",
+  ];
+  const fixedRows: string[] = [`At a fixed ${RATE} requests/s (${CONNECTIONS} connections):`, "", "| scenario | p50 ms | p99 ms | non-2xx |", "|---|---|---|---|"];
+  const names: Array<[string, string]> = [
+    ["health", "GET /api/health"],
+    ["discover", "POST /api/discover (limiter off)"],
+    ["report_outcome", "POST /api/report_outcome"],
+  ];
+  for (const [key, name] of names) {
+    const r = results[key] as (Summary & { at_fixed_rate: Result; stored?: number; lost?: number }) | undefined;
+    if (!r) continue;
+    const notes = key === "report_outcome" ? `stored ${r.stored}, lost ${r.lost}` : `${r.requests} requests, non-2xx ${r.non2xx}`;
+    rows.push(`| ${name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.cpu_ms_per_request} | ${key === "health" ? "1.00" : r.ratio} | ${notes} |`);
+    fixedRows.push(`| ${name} | ${r.at_fixed_rate.p50} | ${r.at_fixed_rate.p99} | ${r.at_fixed_rate.non2xx} |`);
+  }
+  const l = results.discover_limited as (Summary & { ratio_to_limiter_off: number }) | undefined;
+  if (l) rows.push(`| POST /api/discover (limiter on, 200 keys) | ${l.rps} | ${l.p50} | ${l.p99} | ${l.cpu_ms_per_request} | ${l.ratio_to_limiter_off} of limiter off | non-2xx ${l.non2xx} |`);
+  return [...rows, "", ...fixedRows].join("\n");
 }
 
 main().then(

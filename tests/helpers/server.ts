@@ -7,7 +7,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { withDatabase } from "./pg";
 
-export type TestServer = { url: string; port: number; logs: string[]; stop: () => Promise<void> };
+export type TestServer = { url: string; port: number; pid: number; logs: string[]; stop: () => Promise<void> };
 
 export function buildDir(): string {
   return process.env.NEXT_DIST_DIR ?? ".next";
@@ -59,6 +59,7 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
   return {
     url,
     port,
+    pid: child.pid!,
     logs,
     stop: () =>
       new Promise<void>((resolve) => {
