@@ -9,6 +9,9 @@ const SHOTS = "test-results/portal";
 
 /** Fails on any serious or critical axe violation, listing each with its elements. */
 export async function expectAccessible(page: Page, label: string) {
+  // After a server action Next re-renders the page and streams its metadata back in: wait (up to the
+  // expect timeout) for the <title>, which still fails a page that has none.
+  await expect(page, `title on ${label}`).toHaveTitle(/\S/);
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   const report = bad.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join("\n  ")}`);
