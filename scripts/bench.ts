@@ -208,9 +208,10 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-type Summary = { rps: number; p50: number; p99: number; cpu_ms_per_request: number; non2xx: number; errors: number; requests: number; ratio: number; rounds: Result[] };
+type Summary = { rps: number; p50: number; p99: number; cpu_ms_per_request: number; non2xx: number; errors: number; requests: number; ratio?: number; rounds: Result[] };
 
-function summarise(rounds: Result[], yardstick: Result[]): Summary {
+/** Medians over the rounds; the ratio is the median of per-round ratios to the yardstick's rounds. */
+function summarise(rounds: Result[], yardstick?: Result[]): Summary {
   return {
     rps: Math.round(median(rounds.map((r) => r.rps))),
     p50: median(rounds.map((r) => r.p50)),
@@ -219,7 +220,7 @@ function summarise(rounds: Result[], yardstick: Result[]): Summary {
     non2xx: rounds.reduce((s, r) => s + r.non2xx, 0),
     errors: rounds.reduce((s, r) => s + r.errors, 0),
     requests: rounds.reduce((s, r) => s + r.requests, 0),
-    ratio: +median(rounds.map((r, i) => r.rps / yardstick[i].rps)).toFixed(2),
+    ...(yardstick && { ratio: +median(rounds.map((r, i) => r.rps / yardstick[i].rps)).toFixed(2) }),
     rounds,
   };
 }
@@ -298,16 +299,9 @@ async function main() {
       const on: Result[] = [];
       for (let round = 1; round <= ROUNDS; round++) on.push(await measure(server, "POST /api/discover (limiter on)", opts));
       const off = results.discover as Summary | undefined;
-      const rps = Math.round(median(on.map((r) => r.rps)));
-      results.discover_limited = {
-        rps,
-        p50: median(on.map((r) => r.p50)),
-        p99: median(on.map((r) => r.p99)),
-        cpu_ms_per_request: +median(on.map((r) => r.cpu_ms_per_request)).toFixed(3),
-        non2xx: on.reduce((s, r) => s + r.non2xx, 0),
-        ratio_to_limiter_off: off ? +(rps / off.rps).toFixed(2) : null,
-        rounds: on,
-      };
+      // Two servers one after the other, so this ratio is of the medians, not per round.
+      const limited = summarise(on);
+      results.discover_limited = { ...limited, ratio_to_limiter_off: off ? +(limited.rps / off.rps).toFixed(2) : null };
     } finally {
       await server.stop();
     }
