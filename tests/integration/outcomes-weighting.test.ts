@@ -112,7 +112,12 @@ describe("caps, applied when reports are counted", () => {
     const user = await addAccount(t.db, 3);
     const secondKey = { ...user, apiKeyId: "00000000-0000-4000-8000-000000000001", key: "key:00000000-0000-4000-8000-000000000001" };
     const d = await addDiscovery(t.db, user, [ep]);
-    for (let i = 0; i < 10; i++) await recordOutcome(t.db, report(ep, i % 2 === 0, { discovery_id: d }), user); // 10 x 8
+    // "Oldest first" needs distinct times: PGlite's clock moves in whole milliseconds, and reports
+    // stored within one tie (and are then taken in id order).
+    for (let i = 0; i < 10; i++) {
+      await recordOutcome(t.db, report(ep, i % 2 === 0, { discovery_id: d }), user); // 10 x 8
+      await new Promise((r) => setTimeout(r, 2));
+    }
     for (let i = 0; i < 10; i++) await recordOutcome(t.db, report(ep, false), secondKey); // 10 x 4
     await rollUpAll(t.db);
     expect(CAPS.authenticatedPerReporter).toBe(64);
