@@ -185,9 +185,13 @@ export const endpoints = pgTable(
     checkClaimedUntil: ts("check_claimed_until"),
     createdAt: createdAt(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
+    // When a column discovery ranks by last changed (price, network, check state, status...), set by
+    // the trigger of migration 0005 whatever wrote the row; discovery's caches poll it for changes.
+    changedAt: ts("changed_at").notNull().default(sql`clock_timestamp()`),
   },
   (t) => [
     uniqueIndex("endpoints_url_capability_uq").on(t.url, t.capabilityId),
+    index("endpoints_changed_idx").on(t.changedAt),
     index("endpoints_capability_idx").on(t.capabilityId),
     index("endpoints_provider_idx").on(t.providerId),
     index("endpoints_next_check_idx").on(t.nextCheckAt),
@@ -329,6 +333,33 @@ export const outcomeRollups = pgTable(
     latencyHist: jsonb("latency_hist").$type<Record<string, number>>().notNull().default({}),
   },
   (t) => [primaryKey({ columns: [t.endpointId, t.hour, t.shard] }), index("outcome_rollups_hour_idx").on(t.hour)],
+);
+
+/**
+ * Each endpoint's 7-day figures, computed from its hourly rollups by the rollup job (lib/outcomes/
+ * figures.ts): within FIGURES_REFRESH_MS of new reports being counted (`dirty`), and hourly while
+ * the window slides. Discovery reads these few numbers instead of up to 168 rollups per endpoint.
+ */
+export const endpointFigures = pgTable(
+  "endpoint_figures",
+  {
+    endpointId: uuid("endpoint_id")
+      .primaryKey()
+      .references(() => endpoints.id, { onDelete: "cascade" }),
+    reports: integer("reports").notNull().default(0),
+    wSuccess: doublePrecision("w_success").notNull().default(0),
+    wTotal: doublePrecision("w_total").notNull().default(0),
+    successRate: doublePrecision("success_rate"),
+    p95LatencyMs: integer("p95_latency_ms"),
+    // weighted success rate per day, oldest first (7 numbers or nulls)
+    daily: jsonb("daily").$type<Array<number | null>>().notNull().default([null, null, null, null, null, null, null]),
+    // rollups changed since computed_at: recompute (no sooner than FIGURES_REFRESH_MS after the last time)
+    dirty: boolean("dirty").notNull().default(true),
+    computedAt: ts("computed_at").notNull().default(sql`'-infinity'::timestamptz`),
+    // when the figures last changed value (discovery's caches poll this)
+    changedAt: ts("changed_at").notNull().default(sql`clock_timestamp()`),
+  },
+  (t) => [index("endpoint_figures_changed_idx").on(t.changedAt), index("endpoint_figures_computed_idx").on(t.computedAt)],
 );
 
 /** Weight already counted per reporter, endpoint and hour, to cap any one reporter's influence. */

@@ -1,12 +1,16 @@
-// The endpoints a capability could rank, with their 7-day figures, cached in-process so that the hot
-// path of discover normally makes no query at all. Two lifetimes: listing state (price, network,
-// check state) is re-read after a few seconds, the figures (hourly rollups, 7-day window) after a
-// minute. A stale entry is served while a background batch reloads it together with the other
-// stale ones; only a missing or very old entry makes a request wait.
+// The endpoints a capability could rank, with their stored 7-day figures, cached in-process so that
+// the hot path of discover normally makes no query at all. An entry is kept until something it holds
+// changes in the database: every DISCOVERY_CACHE_MS (5 s) one query asks which endpoints changed
+// since the last poll (endpoints.changed_at, moved by a trigger on any column shown or ranked by, and
+// endpoint_figures.changed_at, moved by the rollup job when an endpoint's figures change), and only
+// their capabilities are reloaded, in background batches. An unchanged registry costs one small
+// query per poll, however many capabilities are cached. Entries older than MAX_AGE_MS are reloaded
+// anyway, as a safety net for changes made behind the triggers' back (rows deleted by hand).
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { endpoints, providers } from "@/lib/db/schema";
-import { getObservedFigures, emptyFigures, type ObservedFigures } from "@/lib/outcomes/figures";
+import { queryRows } from "@/lib/db/client";
+import { endpointFigures, endpoints, providers } from "@/lib/db/schema";
+import { figuresOfRow, type ObservedFigures, type StoredFiguresRow } from "@/lib/outcomes/figures";
 import { normalizeNetwork } from "@/lib/schemas/networks";
 import { describeError } from "./log";
 import { discoverySettings } from "./settings";
@@ -37,23 +41,28 @@ export type CandidateSet = {
   clockOffsetMs: number;
 };
 
-/** Listing state is fresh for DISCOVERY_CACHE_MS, and served stale (while refreshing) up to the hard limit. */
-const stateFreshMs = () => discoverySettings().cacheMs;
-const stateHardMs = () => Math.max(30_000, 6 * stateFreshMs());
-const figuresFreshMs = () => discoverySettings().figuresCacheMs;
-const figuresHardMs = () => Math.max(600_000, 10 * figuresFreshMs());
+/** How often the change feed is polled (DISCOVERY_CACHE_MS): the most an answer lags a change. */
+const pollMs = () => discoverySettings().cacheMs;
+/** After this long without a poll (an idle instance), a request waits for the poll before answering. */
+const pollHardMs = () => Math.max(30_000, 6 * pollMs());
+/** Entries are reloaded in the background after this long even if the feed reported no change. */
+const MAX_AGE_MS = 10 * 60_000;
+/** Rows the poll reads again from before its last clock, for writes that committed a little late. */
+const FEED_OVERLAP_MS = 5_000;
 const MAX_ENTRIES = 10_000;
-/** Capabilities refreshed together by one background batch (two queries, whatever the count). */
+/** Capabilities reloaded together by one background batch (one query, whatever the count). */
 const REFRESH_BATCH = 200;
 
-type Row = Omit<Candidate, "figures" | "lastVerifiedAt" | "networkName"> & { capabilityId: string; lastVerifiedAt: Date | null; dbNowMs: number };
-type Entry = {
-  set: CandidateSet;
-  stateAt: number;
-  figuresAt: number;
-  figures: Map<string, ObservedFigures>;
+type Row = Omit<Candidate, "figures" | "lastVerifiedAt" | "networkName"> & {
+  capabilityId: string;
+  lastVerifiedAt: Date | null;
+  dbNowMs: number;
+  /** Null when the endpoint has no stored figures (the left join found no row). */
+  figures: StoredFiguresRow | null;
 };
+type Entry = { set: CandidateSet; loadedAt: number };
 
+// Keep in step with the columns the trigger of drizzle/0005_figures_change_feed.sql watches.
 function selection() {
   return {
     id: endpoints.id,
@@ -70,6 +79,14 @@ function selection() {
     consecutiveFailures: endpoints.consecutiveFailures,
     lastCheckOk: endpoints.lastCheckOk,
     lastVerifiedAt: endpoints.lastVerifiedAt,
+    figures: {
+      reports: endpointFigures.reports,
+      w_success: endpointFigures.wSuccess,
+      w_total: endpointFigures.wTotal,
+      success_rate: endpointFigures.successRate,
+      p95_latency_ms: endpointFigures.p95LatencyMs,
+      daily: endpointFigures.daily,
+    },
     dbNowMs: sql<number>`(extract(epoch from now()) * 1000)::float8`,
   };
 }
@@ -79,30 +96,44 @@ function buildStatement(db: Db) {
     .select(selection())
     .from(endpoints)
     .innerJoin(providers, eq(providers.id, endpoints.providerId))
+    .leftJoin(endpointFigures, eq(endpointFigures.endpointId, endpoints.id))
     .where(and(eq(endpoints.capabilityId, sql.placeholder("capabilityId")), eq(endpoints.status, "listed")))
     .prepare("discovery_candidates");
 }
 
-/** Many capabilities at once (warming a fresh instance). */
+/** Many capabilities at once (warming a fresh instance, background reloads). */
 function buildManyStatement(db: Db) {
   return db
     .select(selection())
     .from(endpoints)
     .innerJoin(providers, eq(providers.id, endpoints.providerId))
+    .leftJoin(endpointFigures, eq(endpointFigures.endpointId, endpoints.id))
     .where(and(sql`${endpoints.capabilityId} = any(${sql.placeholder("capabilityIds")}::text[])`, eq(endpoints.status, "listed")))
     .prepare("discovery_candidates_many");
 }
 
-// `loading` holds the one refresh in flight per capability, so a burst of requests makes one query.
+type Feed = {
+  /** Database clock (epoch ms) of the last poll; the next one asks for changes after it (less the overlap). */
+  since: number;
+  /** Changes already acted on within the overlap (row key -> changed_at), so each reloads once. */
+  seen: Map<string, number>;
+  /** Local time the feed reported each capability changed; a load started before it may hold old rows. */
+  changed: Map<string, number>;
+  lastPollAt: number;
+  polling: Promise<void> | null;
+};
+
+// `loading` holds the one load in flight per capability, so a burst of requests makes one query.
 type State = {
   statement: ReturnType<typeof buildStatement>;
   many?: ReturnType<typeof buildManyStatement>;
   entries: Map<string, Entry>;
   loading: Map<string, Promise<CandidateSet>>;
   generation: number;
-  /** Stale capabilities waiting for the next background batch, and whether one is running. */
+  /** Capabilities waiting for the next background batch, and whether one is running. */
   stale: Set<string>;
   refreshing: boolean;
+  feed: Feed;
 };
 // On globalThis: Next bundles the server's start-up code (instrumentation, jobs, the warm-up) apart
 // from the route handlers, each with its own copy of this module; one cache must serve both.
@@ -111,34 +142,96 @@ const states = (shared.__capdexDiscoveryCandidates ??= new WeakMap<Db, State>())
 
 function stateOf(db: Db): State {
   let s = states.get(db);
-  if (!s) states.set(db, (s = { statement: buildStatement(db), entries: new Map(), loading: new Map(), generation: 0, stale: new Set(), refreshing: false }));
+  if (!s) {
+    const now = Date.now();
+    // Everything this state will ever load is read after now; a minute of look-back covers a
+    // database clock somewhat ahead of this one (later polls use the database's own clock).
+    const feed: Feed = { since: now - 60_000, seen: new Map(), changed: new Map(), lastPollAt: now, polling: null };
+    states.set(db, (s = { statement: buildStatement(db), entries: new Map(), loading: new Map(), generation: 0, stale: new Set(), refreshing: false, feed }));
+  }
   return s;
 }
 
-/** The capability's listed endpoints with figures; from the cache when it is recent enough. */
+/** The capability's listed endpoints with figures; from the cache unless it has changed. */
 export async function getCandidates(db: Db, capabilityId: string): Promise<CandidateSet> {
   const s = stateOf(db);
-  const entry = s.entries.get(capabilityId);
   const now = Date.now();
-  if (!entry) return s.loading.get(capabilityId) ?? refresh(db, s, capabilityId, undefined);
-  const stateAge = now - entry.stateAt;
-  const figuresAge = now - entry.figuresAt;
-  if (stateAge < stateFreshMs() && figuresAge < figuresFreshMs()) return entry.set;
-  const mustWait = stateAge >= stateHardMs() || figuresAge >= figuresHardMs();
-  const inFlight = s.loading.get(capabilityId);
-  if (mustWait) return inFlight ?? refresh(db, s, capabilityId, entry);
-  // Serve the stale answer and queue the capability for the background refresher, which reloads
-  // all queued capabilities in one batch (two queries for up to REFRESH_BATCH of them) instead of
-  // two queries each (with 1,000 busy capabilities and 5 s freshness, up to ~200 queries a second).
-  // A failed batch leaves its entries stale; a later request queues them again.
-  if (!inFlight) {
-    s.stale.add(capabilityId);
-    if (!s.refreshing) void refreshStale(db, s);
+  const sincePoll = now - s.feed.lastPollAt;
+  let waited = false;
+  if (sincePoll >= pollMs()) {
+    const poll = pollChanges(db, s);
+    // An instance that answered nothing for a while catches up before it answers.
+    if (sincePoll >= pollHardMs()) {
+      await poll;
+      waited = true;
+    }
   }
+  const entry = s.entries.get(capabilityId);
+  if (!entry) return s.loading.get(capabilityId) ?? refresh(db, s, capabilityId);
+  if (waited && (s.feed.changed.get(capabilityId) ?? -Infinity) >= entry.loadedAt) {
+    return s.loading.get(capabilityId) ?? refresh(db, s, capabilityId);
+  }
+  if (now - entry.loadedAt >= MAX_AGE_MS && !s.loading.has(capabilityId)) queueReload(db, s, [capabilityId]);
   return entry.set;
 }
 
-function toCandidate(r: Row, figures: ObservedFigures): Candidate {
+/**
+ * Asks the database what changed since the last poll and queues the cached capabilities concerned
+ * for a background reload. One poll at a time; a failed poll is retried by the next request.
+ */
+function pollChanges(db: Db, s: State): Promise<void> {
+  if (s.feed.polling) return s.feed.polling;
+  const feed = s.feed;
+  feed.lastPollAt = Date.now();
+  const since = feed.since - FEED_OVERLAP_MS;
+  const run = (async () => {
+    const rows = await queryRows<{ key: string; capability_id: string | null; at: number }>(
+      db,
+      sql`select 'e' || e.id::text as key, e.capability_id, (extract(epoch from e.changed_at) * 1000)::float8 as at
+          from endpoints e where e.changed_at > to_timestamp(${since}::float8 / 1000)
+          union all
+          select 'f' || f.endpoint_id::text, e.capability_id, (extract(epoch from f.changed_at) * 1000)::float8
+          from endpoint_figures f join endpoints e on e.id = f.endpoint_id
+          where f.changed_at > to_timestamp(${since}::float8 / 1000)
+          union all
+          select '', null, (extract(epoch from clock_timestamp()) * 1000)::float8`,
+    );
+    const now = Date.now();
+    const changed = new Set<string>();
+    for (const r of rows) {
+      const at = Number(r.at);
+      if (!r.key) {
+        feed.since = at;
+        continue;
+      }
+      if (feed.seen.get(r.key) === at) continue;
+      feed.seen.set(r.key, at);
+      changed.add(r.capability_id!);
+    }
+    for (const [key, at] of feed.seen) if (at < feed.since - 2 * FEED_OVERLAP_MS) feed.seen.delete(key);
+    for (const [id, at] of feed.changed) if (now - at > 60_000) feed.changed.delete(id);
+    for (const id of changed) feed.changed.set(id, now);
+    queueReload(
+      db,
+      s,
+      [...changed].filter((id) => s.entries.has(id)),
+    );
+  })()
+    .catch((err) => console.error(`[capdex] discovery: polling for changes failed: ${describeError(err)}`))
+    .finally(() => {
+      feed.polling = null;
+    });
+  feed.polling = run;
+  return run;
+}
+
+/** Queues capabilities for the background refresher (one batch of up to REFRESH_BATCH at a time). */
+function queueReload(db: Db, s: State, capabilityIds: string[]): void {
+  for (const id of capabilityIds) s.stale.add(id);
+  if (s.stale.size && !s.refreshing) void refreshStale(db, s);
+}
+
+function toCandidate(r: Row): Candidate {
   return {
     id: r.id,
     providerName: r.providerName,
@@ -154,36 +247,29 @@ function toCandidate(r: Row, figures: ObservedFigures): Candidate {
     consecutiveFailures: r.consecutiveFailures,
     lastCheckOk: r.lastCheckOk,
     lastVerifiedAt: r.lastVerifiedAt ? new Date(r.lastVerifiedAt).toISOString() : null,
-    figures,
+    figures: figuresOfRow(r.figures),
   };
 }
 
-/** Builds and caches a capability's set from its rows (unless invalidated since `generation`). */
-function store(
-  s: State,
-  capabilityId: string,
-  rows: Row[],
-  figuresOf: (id: string) => ObservedFigures | undefined,
-  now: number,
-  figuresAt: number,
-  generation: number,
-): CandidateSet {
-  const figures = new Map<string, ObservedFigures>();
-  for (const r of rows) figures.set(r.id, figuresOf(r.id) ?? emptyFigures());
-  const candidates = rows.map((r) => toCandidate(r, figures.get(r.id)!)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+/**
+ * Builds and caches a capability's set from its rows, loaded from `startedAt` on (unless
+ * invalidated since `generation`). If the feed reported a change of the capability after the load
+ * began, the rows may predate it: the set is cached and answered, and reloaded once more.
+ */
+function store(db: Db, s: State, capabilityId: string, rows: Row[], startedAt: number, generation: number): CandidateSet {
+  const now = Date.now();
+  const candidates = rows.map(toCandidate).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const clockOffsetMs = rows.length ? Number(rows[0].dbNowMs) - now : (s.entries.get(capabilityId)?.set.clockOffsetMs ?? 0);
   const set: CandidateSet = { capabilityId, candidates, clockOffsetMs };
   if (generation !== s.generation) return set; // invalidated meanwhile: answer, but do not cache
   s.entries.delete(capabilityId);
-  s.entries.set(capabilityId, { set, stateAt: now, figuresAt, figures });
+  s.entries.set(capabilityId, { set, loadedAt: startedAt });
   if (s.entries.size > MAX_ENTRIES) s.entries.delete(s.entries.keys().next().value!);
+  if ((s.feed.changed.get(capabilityId) ?? -Infinity) >= startedAt) queueReload(db, s, [capabilityId]);
   return set;
 }
 
-/**
- * Loads the capabilities not cached yet with two queries in all (their endpoints, then their
- * figures), instead of two per capability: warming a fresh instance costs far fewer round trips.
- */
+/** Loads the capabilities not cached yet in one query (warming a fresh instance). */
 export async function preloadCandidates(db: Db, capabilityIds: string[]): Promise<number> {
   const s = stateOf(db);
   const ids = capabilityIds.filter((id) => !s.entries.has(id) && !s.loading.has(id));
@@ -199,7 +285,7 @@ async function refreshStale(db: Db, s: State): Promise<void> {
       const ids = [...s.stale].slice(0, REFRESH_BATCH);
       for (const id of ids) s.stale.delete(id);
       await loadMany(db, s, ids).catch((err) => {
-        console.error(`[capdex] discovery: refreshing ${ids.length} capabilities failed: ${describeError(err)}`);
+        console.error(`[capdex] discovery: reloading ${ids.length} capabilities failed: ${describeError(err)}`);
       });
     }
   } finally {
@@ -208,49 +294,33 @@ async function refreshStale(db: Db, s: State): Promise<void> {
 }
 
 /**
- * Loads capabilities together, two queries in all: their listing state, and the figures of those
- * not cached or due. An entry a request stored meanwhile is kept (its data is at least as fresh).
+ * Loads capabilities together, in one query. An entry a request stored meanwhile, or one a
+ * single load is fetching, is left to that load (its rows are at least as fresh).
  */
 async function loadMany(db: Db, s: State, capabilityIds: string[]): Promise<void> {
   const generation = s.generation;
   const startedAt = Date.now();
   s.many ??= buildManyStatement(db);
   const rows = (await s.many.execute({ capabilityIds })) as Row[];
-  const now = Date.now();
-  const due = new Set(
-    capabilityIds.filter((id) => {
-      const e = s.entries.get(id);
-      return !e || now - e.figuresAt >= figuresFreshMs();
-    }),
-  );
-  const missing = rows.filter((r) => due.has(r.capabilityId) || !s.entries.get(r.capabilityId)?.figures.has(r.id)).map((r) => r.id);
-  const fetched = missing.length ? await getObservedFigures(db, missing) : new Map<string, ObservedFigures>();
   const byCapability = new Map<string, Row[]>(capabilityIds.map((id) => [id, []]));
   for (const r of rows) byCapability.get(r.capabilityId)?.push(r);
   for (const [id, list] of byCapability) {
     const entry = s.entries.get(id);
-    if (s.loading.has(id) || (entry && entry.stateAt >= startedAt)) continue;
-    const figuresAt = due.has(id) || !entry ? now : entry.figuresAt;
-    store(s, id, list, (e) => fetched.get(e) ?? entry?.figures.get(e), now, figuresAt, generation);
+    if (s.loading.has(id) || (entry && entry.loadedAt >= startedAt)) continue;
+    store(db, s, id, list, startedAt, generation);
   }
 }
 
-function refresh(db: Db, s: State, capabilityId: string, entry: Entry | undefined): Promise<CandidateSet> {
+function refresh(db: Db, s: State, capabilityId: string): Promise<CandidateSet> {
   const generation = s.generation;
+  const startedAt = Date.now();
   const run = (async () => {
     const rows = (await s.statement.execute({ capabilityId })) as Row[];
-    const now = Date.now();
-    const figuresDue = !entry || now - entry.figuresAt >= figuresFreshMs();
-    const known = figuresDue ? new Map<string, ObservedFigures>() : entry.figures;
-    const missing = figuresDue ? rows.map((r) => r.id) : rows.filter((r) => !known.has(r.id)).map((r) => r.id);
-    const fetched = missing.length ? await getObservedFigures(db, missing) : new Map<string, ObservedFigures>();
-    return store(s, capabilityId, rows, (id) => fetched.get(id) ?? known.get(id), now, figuresDue ? now : entry!.figuresAt, generation);
+    return store(db, s, capabilityId, rows, startedAt, generation);
   })();
   s.loading.set(capabilityId, run);
   run
-    .catch((err) => {
-      if (entry) console.error(`[capdex] discovery: refreshing ${capabilityId} failed: ${describeError(err)}`);
-    })
+    .catch(() => {}) // the caller gets the error
     .finally(() => {
       if (s.loading.get(capabilityId) === run) s.loading.delete(capabilityId);
     });

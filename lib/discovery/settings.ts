@@ -1,10 +1,8 @@
 // Discovery's tunables from the environment, read at most once a second (process.env is slow to
 // read on every request, and tests change it while the process runs).
 export type DiscoverySettings = {
-  /** Listing state (price, network, check state) is fresh this long: DISCOVERY_CACHE_MS, default 5 s. */
+  /** How often cached candidates are checked for changes in the database: DISCOVERY_CACHE_MS, default 5 s. */
   cacheMs: number;
-  /** 7-day figures are fresh this long: DISCOVERY_FIGURES_CACHE_MS, default 60 s. */
-  figuresCacheMs: number;
   /** Share of 5-minute windows in which a capability explores: DISCOVERY_EXPLORATION_RATE, 0..0.5, default 0.1. */
   explorationRate: number;
   /** Most often the discovery log is written: DISCOVERY_FLUSH_MS, default 1 s. */
@@ -21,7 +19,6 @@ export function discoverySettings(): DiscoverySettings {
   if (cached && now - cached.at < 1000) return cached.value;
   const value: DiscoverySettings = {
     cacheMs: envNumber("DISCOVERY_CACHE_MS", 5_000),
-    figuresCacheMs: envNumber("DISCOVERY_FIGURES_CACHE_MS", 60_000),
     explorationRate: Math.min(MAX_EXPLORATION_RATE, envNumber("DISCOVERY_EXPLORATION_RATE", DEFAULT_EXPLORATION_RATE)),
     flushMs: envNumber("DISCOVERY_FLUSH_MS", 1_000),
   };

@@ -1,7 +1,9 @@
-// Observed 7-day figures of endpoints, read from the hourly rollups (at most 168 rows each).
-// Reports still pending are left out on purpose: their caps are applied only when the rollup job
-// counts them (within ROLLUP_INTERVAL_MS), and counting them raw would let a burst weigh more for a
-// few seconds than it ever will. Tests call rollUpAll(db) before reading figures.
+// Observed 7-day figures of endpoints. getObservedFigures computes them from the hourly rollups (at
+// most 168 rows each); the rollup job stores the result per endpoint in endpoint_figures
+// (refreshDueFigures), which is what discovery reads. Reports still pending are left out on
+// purpose: their caps are applied only when the rollup job counts them (within ROLLUP_INTERVAL_MS),
+// and counting them raw would let a burst weigh more for a few seconds than it ever will. Tests
+// call rollUpAll(db), which also refreshes the stored figures, before reading figures.
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { queryRows } from "@/lib/db/client";
@@ -77,4 +79,117 @@ export async function getObservedFigures(db: Db, endpointIds: string[]): Promise
 function round(x: number, digits: number) {
   const m = 10 ** digits;
   return Math.round(x * m) / m;
+}
+
+/**
+ * Stored figures are recomputed this long after the last time at the soonest, however often new
+ * reports arrive for the endpoint (FIGURES_REFRESH_MS, default 60 s): a busy endpoint costs one
+ * 7-day aggregation a minute, not one per rollup run.
+ */
+export function figuresRefreshMs(): number {
+  const n = Number(process.env.FIGURES_REFRESH_MS);
+  return process.env.FIGURES_REFRESH_MS?.trim() && Number.isFinite(n) && n >= 0 ? n : 60_000;
+}
+/** Every endpoint with reports is recomputed at least this often, as its 7-day window slides. */
+export const FIGURES_SWEEP_MS = 3_600_000;
+
+/** Computes the given endpoints' figures from their rollups and stores them in endpoint_figures. */
+export async function storeFigures(db: Db, endpointIds: string[]): Promise<number> {
+  if (!endpointIds.length) return 0;
+  const figures = await getObservedFigures(db, endpointIds);
+  const rows = JSON.stringify(
+    [...figures].map(([id, f]) => ({
+      endpoint_id: id,
+      reports: f.sample_size_7d,
+      w_success: f.weighted_success_7d,
+      w_total: f.weighted_total_7d,
+      success_rate: f.success_rate_7d,
+      p95_latency_ms: f.p95_latency_ms,
+      daily: f.daily_success,
+    })),
+  );
+  // changed_at moves only when a value does (discovery reloads what changed, nothing else). Rows of
+  // endpoints deleted meanwhile are skipped rather than failing the batch.
+  const stored = await queryRows<{ n: number }>(
+    db,
+    sql`with v as (
+          select x.* from jsonb_to_recordset(${rows}::jsonb) as x(endpoint_id uuid, reports int, w_success float8, w_total float8,
+                 success_rate float8, p95_latency_ms int, daily jsonb)
+          where exists (select 1 from endpoints e where e.id = x.endpoint_id)),
+        up as (
+          insert into endpoint_figures as f (endpoint_id, reports, w_success, w_total, success_rate, p95_latency_ms, daily, dirty, computed_at, changed_at)
+          select endpoint_id, reports, w_success, w_total, success_rate, p95_latency_ms, daily, false, now(), clock_timestamp() from v
+          order by endpoint_id
+          on conflict (endpoint_id) do update set
+            reports = excluded.reports, w_success = excluded.w_success, w_total = excluded.w_total,
+            success_rate = excluded.success_rate, p95_latency_ms = excluded.p95_latency_ms, daily = excluded.daily,
+            computed_at = excluded.computed_at,
+            changed_at = case when (f.reports, f.w_success, f.w_total, f.success_rate, f.p95_latency_ms, f.daily)
+                                   is distinct from (excluded.reports, excluded.w_success, excluded.w_total,
+                                                     excluded.success_rate, excluded.p95_latency_ms, excluded.daily)
+                              then excluded.changed_at else f.changed_at end
+          returning 1)
+        select count(*)::int as n from up`,
+  );
+  return Number(stored[0]?.n ?? 0);
+}
+
+/**
+ * Recomputes the stored figures that are due, oldest first, at most `limit`: those with newly
+ * counted reports (dirty) last computed over `throttleMs` ago, and those with reports not computed
+ * for FIGURES_SWEEP_MS. `dirty` is cleared before computing, so reports counted meanwhile mark the
+ * endpoint again and are picked up by a later run (nothing is missed, at worst computed twice).
+ */
+export async function refreshDueFigures(db: Db, opts: { throttleMs?: number; limit?: number } = {}): Promise<number> {
+  const throttleMs = opts.throttleMs ?? figuresRefreshMs();
+  const limit = opts.limit ?? 2_000;
+  const due = await queryRows<{ id: string }>(
+    db,
+    sql`update endpoint_figures f set dirty = false
+        where f.endpoint_id in (
+          select endpoint_id from endpoint_figures
+          where (dirty and computed_at <= now() - ${throttleMs} * interval '1 millisecond')
+             or (reports > 0 and computed_at < now() - ${FIGURES_SWEEP_MS} * interval '1 millisecond')
+          order by computed_at limit ${limit} for update skip locked)
+        returning f.endpoint_id::text as id`,
+  );
+  return storeFigures(
+    db,
+    due.map((r) => r.id),
+  );
+}
+
+/** Stored figures of the given endpoints (empty figures for those without). */
+export async function readStoredFigures(db: Db, endpointIds: string[]): Promise<Map<string, ObservedFigures>> {
+  const out = new Map<string, ObservedFigures>(endpointIds.map((id) => [id, emptyFigures()]));
+  if (!endpointIds.length) return out;
+  const rows = await queryRows<StoredFiguresRow & { endpoint_id: string }>(
+    db,
+    sql`select endpoint_id::text as endpoint_id, reports, w_success, w_total, success_rate, p95_latency_ms, daily
+        from endpoint_figures where endpoint_id = any(${`{${endpointIds.join(",")}}`}::uuid[])`,
+  );
+  for (const r of rows) out.set(r.endpoint_id, figuresOfRow(r));
+  return out;
+}
+
+export type StoredFiguresRow = {
+  reports: number | null;
+  w_success: number | null;
+  w_total: number | null;
+  success_rate: number | null;
+  p95_latency_ms: number | null;
+  daily: Array<number | null> | null;
+};
+
+/** ObservedFigures from a stored row (null, or all null: the endpoint has none yet). */
+export function figuresOfRow(r: StoredFiguresRow | null): ObservedFigures {
+  if (r === null || r.reports === null) return emptyFigures();
+  return {
+    success_rate_7d: r.success_rate === null ? null : Number(r.success_rate),
+    p95_latency_ms: r.p95_latency_ms === null ? null : Number(r.p95_latency_ms),
+    sample_size_7d: Number(r.reports),
+    weighted_success_7d: Number(r.w_success),
+    weighted_total_7d: Number(r.w_total),
+    daily_success: r.daily ?? Array(7).fill(null),
+  };
 }

@@ -9,7 +9,7 @@ import { ApiError } from "@/lib/http/errors";
 import type { ReportOutcomeBody } from "@/lib/schemas/outcomes";
 import { WEIGHTS, reporterOf } from "./weights";
 
-export { getObservedFigures, emptyFigures, type ObservedFigures } from "./figures";
+export { getObservedFigures, emptyFigures, readStoredFigures, refreshDueFigures, storeFigures, type ObservedFigures } from "./figures";
 export { rollUpReports, rollUpAll } from "./rollup";
 export { WEIGHTS, CAPS } from "./weights";
 

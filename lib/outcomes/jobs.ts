@@ -1,9 +1,12 @@
 // Background job of the outcomes feature: count new reports into the hourly rollups (every
-// ROLLUP_INTERVAL_MS, default 5 s, one instance at a time through lib/jobs), then drop spent caps.
+// ROLLUP_INTERVAL_MS, default 5 s, one instance at a time through lib/jobs), drop spent caps, and
+// recompute the 7-day figures of endpoints that are due.
 import { registerJob } from "@/lib/jobs";
+import { refreshDueFigures } from "./figures";
 import { pruneReporterWeights, rollUpReports } from "./rollup";
 
 const BATCH = 20_000;
+const FIGURES_BATCH = 2_000;
 
 registerJob({
   name: "outcomes.rollup",
@@ -16,6 +19,12 @@ registerJob({
       counted += n;
     }
     const pruned = await pruneReporterWeights(db);
-    return { counted, pruned };
+    // Then the stored 7-day figures that are due (lib/outcomes/figures.ts), also bounded per run.
+    let figures = 0;
+    for (let n = FIGURES_BATCH, rounds = 0; n === FIGURES_BATCH && rounds < 10; rounds++) {
+      n = await refreshDueFigures(db, { limit: FIGURES_BATCH });
+      figures += n;
+    }
+    return { counted, pruned, figures };
   },
 });

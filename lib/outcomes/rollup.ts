@@ -6,6 +6,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { queryRows } from "@/lib/db/client";
+import { refreshDueFigures } from "./figures";
 import { bucketSql } from "./histogram";
 import { ANONYMOUS_POOL_KEY, CAPS, WEIGHTS, reporterSecret } from "./weights";
 
@@ -131,6 +132,13 @@ export function rollupStatement(limit: number): SQL {
             latency_hist = ${mergeHistSql(sql`o.latency_hist`, sql`excluded.latency_hist`)}
           returning 1
         ),
+        -- The endpoints whose figures need computing again (lib/outcomes/figures.ts).
+        marked as (
+          insert into endpoint_figures as f (endpoint_id)
+          select distinct endpoint_id from agg order by endpoint_id
+          on conflict (endpoint_id) do update set dirty = true where not f.dirty
+          returning 1
+        ),
         net_bucket as (
           select hour, b, sum(n) as n, sum(s) as s, sum(w) as w, sum(ws) as ws from per_bucket group by 1, 2
         ),
@@ -149,17 +157,22 @@ export function rollupStatement(limit: number): SQL {
         )
         select (select count(*) from batch)::int as n, (select count(*) from ins)::int as rollups,
                (select count(*) from net)::int as hours, (select count(*) from reporter_upd)::int as reporters,
-               (select count(*) from pool_upd)::int as pools`;
+               (select count(*) from pool_upd)::int as pools, (select count(*) from marked)::int as marked`;
 }
 
-/** Rolls up until nothing is pending (used by the seed and tests). */
+/**
+ * Rolls up until nothing is pending, then recomputes the stored figures of every endpoint that got
+ * reports, without the job's throttle (used by the seed and tests).
+ */
 export async function rollUpAll(db: Db, batch = 50_000): Promise<number> {
   let total = 0;
   for (;;) {
     const n = await rollUpReports(db, batch);
     total += n;
-    if (n < batch) return total;
+    if (n < batch) break;
   }
+  while ((await refreshDueFigures(db, { throttleMs: 0 })) > 0);
+  return total;
 }
 
 /**

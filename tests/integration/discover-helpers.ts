@@ -1,8 +1,10 @@
 // Endpoints with chosen 7-day figures for the discover tests: providers, endpoints and hourly
-// rollups written straight into the database (on its clock), as the rollup job would leave them.
+// rollups written straight into the database (on its clock), and the stored figures computed from
+// them, as the rollup job would leave them.
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "@/lib/db/client";
 import { endpoints, providers } from "@/lib/db/schema";
+import { storeFigures } from "@/lib/outcomes/figures";
 import { bucketOf } from "@/lib/outcomes/histogram";
 
 export type EndpointSpec = {
@@ -55,6 +57,8 @@ export async function addEndpoint(db: Db, spec: EndpointSpec): Promise<string> {
       values (${id}::uuid, date_trunc('hour', now()) - ${day * 24 + 1} * interval '1 hour', 0,
               ${reports}, ${successes}, ${successes}, ${reports}, ${hist}::jsonb)`);
   }
+  // What the rollup job does after counting: store the endpoint's 7-day figures for discovery.
+  if (total > 0) await storeFigures(db, [id]);
   return id;
 }
 

@@ -140,6 +140,9 @@ async function moveHistoryBack(db: Db, hours: number) {
   await db.execute(sql`update network_rollups set hour = hour - ${by}`);
   await db.execute(sql`update reporter_weights set hour = hour - ${by}`);
   await db.execute(sql`update discoveries set created_at = created_at - ${by}`);
+  // The stored figures follow the rollups they are computed from.
+  await db.execute(sql`update endpoint_figures set dirty = true`);
+  await rollUpAll(db);
 }
 
 async function expectSameRowAsRecordOutcome(reportId: string, endpointId: string) {
