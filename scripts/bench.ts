@@ -9,7 +9,8 @@
 // discover, report, health, ...), and each ratio is the median of the per-round ratios, so that
 // both sides of a ratio were measured seconds apart. Beside req/s it records the server's CPU
 // time per request (the process tree's utime+stime), which is far steadier than req/s, and the
-// latency at a fixed offered rate (--rate), which shows service time rather than queueing.
+// latency at a fixed offered rate (--rate, open loop: scripts/bench-fixed-rate.ts), which shows
+// service time and stalls rather than the queueing of a saturated server.
 //
 //   npm run bench                      # all scenarios
 //   npm run bench -- --only discover   # one scenario (health always runs for the ratio)
@@ -26,6 +27,7 @@ import { openDb, queryRows } from "@/lib/db/client";
 import { seedScale } from "@/lib/db/seed";
 import { hasBuild, startServer, type TestServer } from "@/tests/helpers/server";
 import { withDatabase } from "@/tests/helpers/pg";
+import { runFixedRate, type FixedRateRequest, type FixedRateResult } from "./bench-fixed-rate";
 
 const args = process.argv.slice(2);
 const flagValue = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -137,9 +139,9 @@ function treeCpuSeconds(rootPid: number): number {
   return ticks / CLK_TCK;
 }
 
-async function measure(server: TestServer, name: string, opts: Partial<autocannon.Options>, duration = DURATION): Promise<Result> {
+async function measure(server: TestServer, name: string, sc: Scenario, duration = DURATION): Promise<Result> {
   const cpu0 = treeCpuSeconds(server.pid);
-  const r = await autocannon({ url: server.url, connections: CONNECTIONS, duration, ...opts });
+  const r = await autocannon({ url: server.url, connections: CONNECTIONS, duration, ...cannon(sc) });
   const cpu = treeCpuSeconds(server.pid) - cpu0;
   const result: Result = {
     name,
@@ -157,6 +159,13 @@ async function measure(server: TestServer, name: string, opts: Partial<autocanno
   return result;
 }
 
+/** Latency at RATE requests/s, open loop (scripts/bench-fixed-rate.ts). */
+async function measureFixedRate(server: TestServer, name: string, sc: Scenario): Promise<FixedRateResult> {
+  const r = await runFixedRate(server.url, () => sc.request(counter++), { rate: RATE, durationS: DURATION, connections: CONNECTIONS, onStatus: sc.onStatus });
+  console.log(`${name.padEnd(30)} ${String(r.sent).padStart(6)} sent  p50 ${r.p50} ms  p99 ${r.p99} ms  max ${r.max} ms  non-2xx ${r.non2xx}  errors ${r.errors}`);
+  return r;
+}
+
 /** A fresh server warms its caches (intent index, candidates) in the background: measure after that. */
 async function settle(server: TestServer) {
   const deadline = Date.now() + 180_000;
@@ -166,41 +175,47 @@ async function settle(server: TestServer) {
   await new Promise((r) => setTimeout(r, 3_000));
 }
 
+/** One scenario's requests: the i-th request, and what to do with each status (both drivers). */
+type Scenario = { request: (i: number) => FixedRateRequest; onStatus?: (status: number) => void };
+
 let counter = 0;
-function discoverRequests(caps: Array<{ id: string }>, keys?: string[]): autocannon.Request[] {
-  return [
-    {
-      method: "POST",
-      path: "/api/discover",
-      setupRequest: (req: autocannon.Request) => {
-        const i = counter++;
-        const headers: Record<string, string> = { "content-type": "application/json" };
-        if (keys) headers.authorization = `Bearer ${keys[i % keys.length]}`;
-        return { ...req, headers, body: discoverBody(i, caps) };
-      },
-    } as autocannon.Request,
-  ];
+/** autocannon options that send the scenario's requests. */
+function cannon(sc: Scenario): Partial<autocannon.Options> {
+  return {
+    requests: [
+      {
+        setupRequest: (req: autocannon.Request) => ({ ...req, ...sc.request(counter++) }),
+        ...(sc.onStatus && { onResponse: (status: number) => sc.onStatus!(status) }),
+      } as autocannon.Request,
+    ],
+  };
+}
+
+const health: Scenario = { request: () => ({ method: "GET", path: "/api/health" }) };
+
+function discoverScenario(caps: Array<{ id: string }>, keys?: string[]): Scenario {
+  return {
+    request: (i) => {
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (keys) headers.authorization = `Bearer ${keys[i % keys.length]}`;
+      return { method: "POST", path: "/api/discover", headers, body: discoverBody(i, caps) };
+    },
+  };
 }
 
 let accepted = 0;
-function reportRequests(endpointIds: string[]): autocannon.Request[] {
-  return [
-    {
+function reportScenario(endpointIds: string[]): Scenario {
+  return {
+    request: (i) => ({
       method: "POST",
       path: "/api/report_outcome",
-      setupRequest: (req: autocannon.Request) => {
-        const i = counter++;
-        return {
-          ...req,
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ endpoint_id: endpointIds[i % endpointIds.length], success: i % 10 !== 0, latency_ms: 50 + (i % 400), status_code: i % 10 ? 200 : 502 }),
-        };
-      },
-      onResponse: (status: number) => {
-        if (status === 202) accepted++;
-      },
-    } as autocannon.Request,
-  ];
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ endpoint_id: endpointIds[i % endpointIds.length], success: i % 10 !== 0, latency_ms: 50 + (i % 400), status_code: i % 10 ? 200 : 502 }),
+    }),
+    onStatus: (status) => {
+      if (status === 202) accepted++;
+    },
+  };
 }
 
 const median = (xs: number[]) => {
@@ -265,26 +280,25 @@ async function main() {
   };
   const env = { DATABASE_URL: DB_URL, CAPDEX_RATE_LIMIT: "off", ROLLUP_INTERVAL_MS: "1000" };
   const db = postgres(DB_URL, { max: 1, onnotice: () => {} });
-  const scenarios: Array<[string, Partial<autocannon.Options>]> = [["health", { method: "GET" }]];
-  if (!ONLY || ONLY === "discover") scenarios.push(["discover", { requests: discoverRequests(caps) }]);
-  if (!ONLY || ONLY === "report") scenarios.push(["report_outcome", { requests: reportRequests(endpointIds) }]);
+  const scenarios: Array<[string, Scenario]> = [["health", health]];
+  if (!ONLY || ONLY === "discover") scenarios.push(["discover", discoverScenario(caps)]);
+  if (!ONLY || ONLY === "report") scenarios.push(["report_outcome", reportScenario(endpointIds)]);
   const label: Record<string, string> = { health: "GET /api/health", discover: "POST /api/discover", report_outcome: "POST /api/report_outcome" };
 
   let server = await startServer(env);
-  const optsOf = (name: string, o: Partial<autocannon.Options>) => (name === "health" ? { ...o, url: `${server.url}/api/health` } : o);
   await settle(server);
   const before = await storedCounts(db);
   try {
     console.log(`warm-up: ${WARMUP} s per scenario`);
-    for (const [name, o] of scenarios) await measure(server, `(warm-up) ${label[name]}`, optsOf(name, o), WARMUP);
+    for (const [name, o] of scenarios) await measure(server, `(warm-up) ${label[name]}`, o, WARMUP);
     const rounds: Record<string, Result[]> = Object.fromEntries(scenarios.map(([n]) => [n, []]));
     for (let round = 1; round <= ROUNDS; round++) {
       console.log(`round ${round} of ${ROUNDS}`);
-      for (const [name, o] of scenarios) rounds[name].push(await measure(server, label[name], optsOf(name, o)));
+      for (const [name, o] of scenarios) rounds[name].push(await measure(server, label[name], o));
     }
     console.log(`fixed rate: ${RATE} requests/s`);
-    const fixed: Record<string, Result> = {};
-    for (const [name, o] of scenarios) fixed[name] = await measure(server, `${label[name]} @${RATE}/s`, { ...optsOf(name, o), overallRate: RATE });
+    const fixed: Record<string, FixedRateResult> = {};
+    for (const [name, o] of scenarios) fixed[name] = await measureFixedRate(server, `${label[name]} @${RATE}/s`, o);
     for (const [name] of scenarios) results[name] = { ...summarise(rounds[name], rounds.health), at_fixed_rate: fixed[name] };
     if (rounds.report_outcome) Object.assign(results.report_outcome as object, await checkReports(db, before));
   } finally {
@@ -294,7 +308,7 @@ async function main() {
     server = await startServer({ DATABASE_URL: DB_URL, ROLLUP_INTERVAL_MS: "1000" });
     await settle(server);
     try {
-      const opts = { requests: discoverRequests(caps, keys) };
+      const opts = discoverScenario(caps, keys);
       await measure(server, "(warm-up) discover, limiter on", opts, WARMUP);
       const on: Result[] = [];
       for (let round = 1; round <= ROUNDS; round++) on.push(await measure(server, "POST /api/discover (limiter on)", opts));
@@ -321,18 +335,23 @@ function markdown(results: Record<string, unknown>): string {
     "| scenario | req/s | p50 ms | p99 ms | server CPU ms/req | ratio to health | notes |",
     "|---|---|---|---|---|---|---|",
   ];
-  const fixedRows: string[] = [`At a fixed ${RATE} requests/s (${CONNECTIONS} connections):`, "", "| scenario | p50 ms | p99 ms | non-2xx |", "|---|---|---|---|"];
+  const fixedRows: string[] = [
+    `At a fixed ${RATE} requests/s, open loop (latency from when each request was due; at most ${CONNECTIONS} connections):`,
+    "",
+    "| scenario | p50 ms | p99 ms | max ms | non-2xx |",
+    "|---|---|---|---|---|",
+  ];
   const names: Array<[string, string]> = [
     ["health", "GET /api/health"],
     ["discover", "POST /api/discover (limiter off)"],
     ["report_outcome", "POST /api/report_outcome"],
   ];
   for (const [key, name] of names) {
-    const r = results[key] as (Summary & { at_fixed_rate: Result; stored?: number; lost?: number }) | undefined;
+    const r = results[key] as (Summary & { at_fixed_rate: FixedRateResult; stored?: number; lost?: number }) | undefined;
     if (!r) continue;
     const notes = key === "report_outcome" ? `stored ${r.stored}, lost ${r.lost}` : `${r.requests} requests, non-2xx ${r.non2xx}`;
     rows.push(`| ${name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.cpu_ms_per_request} | ${key === "health" ? "1.00" : r.ratio} | ${notes} |`);
-    fixedRows.push(`| ${name} | ${r.at_fixed_rate.p50} | ${r.at_fixed_rate.p99} | ${r.at_fixed_rate.non2xx} |`);
+    fixedRows.push(`| ${name} | ${r.at_fixed_rate.p50} | ${r.at_fixed_rate.p99} | ${r.at_fixed_rate.max} | ${r.at_fixed_rate.non2xx} |`);
   }
   const l = results.discover_limited as (Summary & { ratio_to_limiter_off: number }) | undefined;
   if (l) rows.push(`| POST /api/discover (limiter on, 200 keys) | ${l.rps} | ${l.p50} | ${l.p99} | ${l.cpu_ms_per_request} | ${l.ratio_to_limiter_off} of limiter off | non-2xx ${l.non2xx} |`);
