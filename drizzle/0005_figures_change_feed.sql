@@ -14,7 +14,8 @@ CREATE TABLE "endpoint_figures" (
 ALTER TABLE "endpoints" ADD COLUMN "changed_at" timestamp with time zone DEFAULT clock_timestamp() NOT NULL;--> statement-breakpoint
 ALTER TABLE "endpoint_figures" ADD CONSTRAINT "endpoint_figures_endpoint_id_endpoints_id_fk" FOREIGN KEY ("endpoint_id") REFERENCES "public"."endpoints"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "endpoint_figures_changed_idx" ON "endpoint_figures" USING btree ("changed_at");--> statement-breakpoint
-CREATE INDEX "endpoint_figures_computed_idx" ON "endpoint_figures" USING btree ("computed_at");--> statement-breakpoint
+CREATE INDEX "endpoint_figures_dirty_idx" ON "endpoint_figures" USING btree ("computed_at") WHERE dirty;--> statement-breakpoint
+CREATE INDEX "endpoint_figures_sweep_idx" ON "endpoint_figures" USING btree ("computed_at") WHERE reports > 0;--> statement-breakpoint
 CREATE INDEX "endpoints_changed_idx" ON "endpoints" USING btree ("changed_at");--> statement-breakpoint
 -- endpoints.changed_at moves whenever a column that discovery ranks or shows changes, whoever writes
 -- the row (keep in step with the selection in lib/discovery/candidates.ts). Probes that only move

@@ -359,7 +359,13 @@ export const endpointFigures = pgTable(
     // when the figures last changed value (discovery's caches poll this)
     changedAt: ts("changed_at").notNull().default(sql`clock_timestamp()`),
   },
-  (t) => [index("endpoint_figures_changed_idx").on(t.changedAt), index("endpoint_figures_computed_idx").on(t.computedAt)],
+  (t) => [
+    index("endpoint_figures_changed_idx").on(t.changedAt),
+    // The two ways a row falls due (lib/outcomes/figures.ts), each a short range scan that stops at
+    // the first row not due yet, however many rows are idle.
+    index("endpoint_figures_dirty_idx").on(t.computedAt).where(sql`dirty`),
+    index("endpoint_figures_sweep_idx").on(t.computedAt).where(sql`reports > 0`),
+  ],
 );
 
 /** Weight already counted per reporter, endpoint and hour, to cap any one reporter's influence. */

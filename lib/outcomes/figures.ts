@@ -135,22 +135,29 @@ export async function storeFigures(db: Db, endpointIds: string[]): Promise<numbe
 }
 
 /**
- * Recomputes the stored figures that are due, oldest first, at most `limit`: those with newly
- * counted reports (dirty) last computed over `throttleMs` ago, and those with reports not computed
- * for FIGURES_SWEEP_MS. `dirty` is cleared before computing, so reports counted meanwhile mark the
- * endpoint again and are picked up by a later run (nothing is missed, at worst computed twice).
+ * Recomputes stored figures that are due, oldest first: up to `limit` with newly counted reports
+ * (dirty) last computed over `throttleMs` ago, and up to `sweep` with reports not computed for
+ * FIGURES_SWEEP_MS (the window slides; a small `sweep` per run spreads that work over the hour).
+ * Each kind is a range scan of its partial index that stops at the first row not due. `dirty` is
+ * cleared before computing, so reports counted meanwhile mark the endpoint again and are picked up
+ * by a later run (nothing is missed, at worst computed twice).
  */
-export async function refreshDueFigures(db: Db, opts: { throttleMs?: number; limit?: number } = {}): Promise<number> {
+export async function refreshDueFigures(db: Db, opts: { throttleMs?: number; limit?: number; sweep?: number } = {}): Promise<number> {
   const throttleMs = opts.throttleMs ?? figuresRefreshMs();
-  const limit = opts.limit ?? 2_000;
+  const limit = opts.limit ?? 250;
+  const sweep = opts.sweep ?? limit;
   const due = await queryRows<{ id: string }>(
     db,
+    // = any(array || array), not "in (...) or in (...)": the planner turns the OR into a scan of
+    // the whole table (6.6 ms on 20,000 rows, every run) instead of primary-key lookups (0.1 ms).
     sql`update endpoint_figures f set dirty = false
-        where f.endpoint_id in (
-          select endpoint_id from endpoint_figures
-          where (dirty and computed_at <= now() - ${throttleMs} * interval '1 millisecond')
-             or (reports > 0 and computed_at < now() - ${FIGURES_SWEEP_MS} * interval '1 millisecond')
-          order by computed_at limit ${limit} for update skip locked)
+        where f.endpoint_id = any(
+          array(select endpoint_id from endpoint_figures
+                where dirty and computed_at <= now() - ${throttleMs} * interval '1 millisecond'
+                order by computed_at limit ${limit} for update skip locked)
+          || array(select endpoint_id from endpoint_figures
+                   where reports > 0 and computed_at < now() - ${FIGURES_SWEEP_MS} * interval '1 millisecond'
+                   order by computed_at limit ${sweep} for update skip locked))
         returning f.endpoint_id::text as id`,
   );
   return storeFigures(

@@ -96,6 +96,21 @@ describe("stored figures", () => {
     expect(swept.changed).toBeGreaterThan(before.changed);
     expect((await readStoredFigures(t.db, [ep])).get(ep)!.success_rate_7d).toBeNull();
   });
+
+  it("sweep at most the given number of rows a run, oldest first", async () => {
+    const eps = [await addEndpoint(t.db), await addEndpoint(t.db), await addEndpoint(t.db)];
+    for (const ep of eps) await addReports(t.db, ep, 3, 3);
+    await rollUpAll(t.db);
+    // Everything else is recent; these three were computed 2, 3 and 4 hours ago.
+    for (const [i, ep] of eps.entries()) {
+      await t.db.execute(sql`update endpoint_figures set computed_at = now() - ${i + 2} * interval '1 hour' where endpoint_id = ${ep}::uuid`);
+    }
+    expect(await refreshDueFigures(t.db, { throttleMs: 60_000, sweep: 2 })).toBe(2);
+    const recent = async (ep: string) => (await figuresRow(t.db, ep)).computed > Date.now() - 600_000;
+    expect([await recent(eps[0]), await recent(eps[1]), await recent(eps[2])]).toEqual([false, true, true]);
+    expect(await refreshDueFigures(t.db, { throttleMs: 60_000, sweep: 2 })).toBe(1);
+    expect(await recent(eps[0])).toBe(true);
+  });
 });
 
 describe("discovery's change feed", () => {
