@@ -2,7 +2,7 @@
 // (the same figures the API ranks with).
 import Link from "next/link";
 import type { Db } from "@/lib/db/client";
-import { getObservedFigures } from "@/lib/outcomes/figures";
+import { readStoredFigures } from "@/lib/outcomes/figures";
 import { formatInt, formatMs, formatPercent } from "@/lib/portal/format";
 import { listSubmissions } from "@/lib/submissions";
 
@@ -20,7 +20,8 @@ export async function MySubmissions({ db, userId }: { db: Db; userId: string }) 
     );
   }
   const endpointIds = subs.map((s) => s.endpoint_id).filter((id): id is string => !!id);
-  const figures = await getObservedFigures(db, endpointIds);
+  // The stored figures: exactly what discover ranks these endpoints by.
+  const figures = await readStoredFigures(db, endpointIds);
   return (
     <div className="mt-3 overflow-x-auto">
       <table className="min-w-full text-sm" data-testid="my-submissions">
