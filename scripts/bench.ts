@@ -5,9 +5,9 @@
 //
 // The server keeps getting faster for a minute or more after start (JIT), and the machine's two
 // cores are shared with Postgres and autocannon, so one 10 s run per scenario drifts by 20-30%.
-// Hence: every scenario is warmed up first, then measured in interleaved rounds (health,
-// discover, report, health, ...), and each ratio is the median of the per-round ratios, so that
-// both sides of a ratio were measured seconds apart. Beside req/s it records the server's CPU
+// Hence: each scenario has its own phase, warmed up first and then measured in rounds interleaved
+// with health (health, discover, health, discover, ...), and each ratio is the median of the
+// per-round ratios, so that both sides of a ratio were measured seconds apart. Beside req/s it records the server's CPU
 // time per request (the process tree's utime+stime), which is far steadier than req/s, and the
 // latency at a fixed offered rate (--rate, open loop: scripts/bench-fixed-rate.ts), which shows
 // service time and stalls rather than the queueing of a saturated server.
@@ -295,7 +295,7 @@ async function main() {
   };
   const env = { DATABASE_URL: DB_URL, CAPDEX_RATE_LIMIT: "off", ROLLUP_INTERVAL_MS: "1000" };
   const db = postgres(DB_URL, { max: 1, onnotice: () => {} });
-  const scenarios: Array<[string, Scenario]> = [["health", health]];
+  const scenarios: Array<[string, Scenario]> = [];
   if (!ONLY || ONLY === "discover") scenarios.push(["discover", discoverScenario(caps)]);
   if (!ONLY || ONLY === "report") scenarios.push(["report_outcome", reportScenario(endpointIds)]);
   const label: Record<string, string> = { health: "GET /api/health", discover: "POST /api/discover", report_outcome: "POST /api/report_outcome" };
@@ -304,17 +304,30 @@ async function main() {
   await settle(server);
   const before = await storedCounts(db);
   try {
-    console.log(`warm-up: ${WARMUP} s per scenario`);
-    for (const [name, o] of scenarios) await measure(server, `(warm-up) ${label[name]}`, o, WARMUP);
-    const rounds: Record<string, Result[]> = Object.fromEntries(scenarios.map(([n]) => [n, []]));
-    for (let round = 1; round <= ROUNDS; round++) {
-      console.log(`round ${round} of ${ROUNDS}`);
-      for (const [name, o] of scenarios) rounds[name].push(await measure(server, label[name], o));
-    }
-    console.log(`fixed rate: ${RATE} requests/s`);
+    // One phase per scenario, each interleaved with health: a scenario's own background work
+    // (reports leave figures to recompute and capabilities to reload) falls in its own phase, not
+    // in the next scenario's rounds. Discover goes first; the report phase's aftermath is measured
+    // by the report rounds that follow each other.
+    const rounds: Record<string, Result[]> = { health: [] };
     const fixed: Record<string, FixedRateResult> = {};
-    for (const [name, o] of scenarios) fixed[name] = await measureFixedRate(server, `${label[name]} @${RATE}/s`, o);
-    for (const [name] of scenarios) results[name] = { ...summarise(rounds[name], rounds.health), at_fixed_rate: fixed[name] };
+    const healthOf: Record<string, Result[]> = {};
+    for (const [name, sc] of scenarios) {
+      console.log(`${label[name]} beside ${label.health}: warm-up ${WARMUP} s each, then ${ROUNDS} rounds`);
+      await measure(server, `(warm-up) ${label.health}`, health, WARMUP);
+      await measure(server, `(warm-up) ${label[name]}`, sc, WARMUP);
+      const own: Result[] = [];
+      healthOf[name] = [];
+      for (let round = 1; round <= ROUNDS; round++) {
+        healthOf[name].push(await measure(server, label.health, health));
+        own.push(await measure(server, label[name], sc));
+      }
+      rounds[name] = own;
+      rounds.health.push(...healthOf[name]);
+      if (!fixed.health) fixed.health = await measureFixedRate(server, `${label.health} @${RATE}/s`, health);
+      fixed[name] = await measureFixedRate(server, `${label[name]} @${RATE}/s`, sc);
+    }
+    results.health = { ...summarise(rounds.health), at_fixed_rate: fixed.health };
+    for (const [name] of scenarios) results[name] = { ...summarise(rounds[name], healthOf[name]), at_fixed_rate: fixed[name] };
     if (rounds.report_outcome) Object.assign(results.report_outcome as object, await checkReports(db, before));
   } finally {
     await server.stop();
