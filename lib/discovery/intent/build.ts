@@ -5,7 +5,8 @@ import { stem } from "./stem";
 import { extractValues, STOPWORDS } from "./text";
 import { SYNONYMS, PLACES, MAX_PLACE_WORDS, PHRASE_STARTS } from "./synonyms";
 import { buildTypoIndex, type TypoIndex } from "./typo";
-import englishWords from "an-array-of-english-words";
+import { createRequire } from "node:module";
+import path from "node:path";
 
 export type IntentDoc = {
   id: string;
@@ -73,8 +74,17 @@ export const STATIC_KNOWN: ReadonlySet<string> = new Set([...SYNONYM_WORDS, ...S
 // A real English word that the registry does not know ("massage", "walk", "rash") is not a typo of one it does
 // know ("message", "talk", "cash"): it is payload, or a need the registry does not serve. Only non-words get
 // corrected. The package's list (~275k words) is sorted, so membership is a binary search: no extra Set in memory.
-const ENGLISH: readonly string[] = englishWords;
+//
+// It is loaded with Node's own require and shared by every bundle (globalThis), not imported: the bundler's
+// ES-module interop wraps an imported CommonJS array in a namespace object with one getter per element, so each
+// server bundle that imported it held ~275,000 closures, contexts and accessors (~75 MB; the server's live heap
+// was 236 MB), and every full GC of the server had to walk them.
+function englishWords(): readonly string[] {
+  const g = globalThis as unknown as { __capdexEnglishWords?: readonly string[] };
+  return (g.__capdexEnglishWords ??= createRequire(path.join(process.cwd(), "package.json"))("an-array-of-english-words") as string[]);
+}
 export function isEnglishWord(w: string): boolean {
+  const ENGLISH = englishWords();
   let lo = 0;
   let hi = ENGLISH.length;
   while (lo < hi) {
