@@ -95,23 +95,24 @@ function selection() {
   };
 }
 
-function buildStatement(db: Db) {
+/** Listed endpoints with their provider and stored figures; the callers add which capabilities. */
+function candidatesQuery(db: Db) {
   return db
     .select(selection())
     .from(endpoints)
     .innerJoin(providers, eq(providers.id, endpoints.providerId))
-    .leftJoin(endpointFigures, eq(endpointFigures.endpointId, endpoints.id))
+    .leftJoin(endpointFigures, eq(endpointFigures.endpointId, endpoints.id));
+}
+
+function buildStatement(db: Db) {
+  return candidatesQuery(db)
     .where(and(eq(endpoints.capabilityId, sql.placeholder("capabilityId")), eq(endpoints.status, "listed")))
     .prepare("discovery_candidates");
 }
 
 /** Many capabilities at once (warming a fresh instance, background reloads). */
 function buildManyStatement(db: Db) {
-  return db
-    .select(selection())
-    .from(endpoints)
-    .innerJoin(providers, eq(providers.id, endpoints.providerId))
-    .leftJoin(endpointFigures, eq(endpointFigures.endpointId, endpoints.id))
+  return candidatesQuery(db)
     .where(and(sql`${endpoints.capabilityId} = any(${sql.placeholder("capabilityIds")}::text[])`, eq(endpoints.status, "listed")))
     .prepare("discovery_candidates_many");
 }
