@@ -22,6 +22,9 @@ export type ObservedFigures = {
 
 type Row = { endpoint_id: string; reports: number; w_success: number; w_total: number; daily: Record<string, number | null>; hist: Histogram | null };
 
+/** The ids as one uuid[] parameter (a malformed id fails the cast; nothing is spliced into the SQL). */
+const uuidArray = (ids: string[]) => sql`${`{${ids.join(",")}}`}::uuid[]`;
+
 export function emptyFigures(): ObservedFigures {
   return {
     success_rate_7d: null,
@@ -46,7 +49,7 @@ export async function getObservedFigures(db: Db, endpointIds: string[]): Promise
           select endpoint_id, reports, w_success, w_total, latency_hist,
                  least(6, greatest(0, floor(extract(epoch from (now() - hour)) / 86400)))::int as day
           from outcome_rollups
-          where endpoint_id = any(${`{${endpointIds.join(",")}}`}::uuid[]) and hour > now() - interval '7 days'
+          where endpoint_id = any(${uuidArray(endpointIds)}) and hour > now() - interval '7 days'
         ),
         d as (select endpoint_id, day, sum(reports) as n, sum(w_success) as ws, sum(w_total) as wt from r group by 1, 2),
         h as (select endpoint_id, jsonb_object_agg(b, w) as hist from (
@@ -173,7 +176,7 @@ export async function readStoredFigures(db: Db, endpointIds: string[]): Promise<
   const rows = await queryRows<StoredFiguresRow & { endpoint_id: string }>(
     db,
     sql`select endpoint_id::text as endpoint_id, reports, w_success, w_total, success_rate, p95_latency_ms, daily
-        from endpoint_figures where endpoint_id = any(${`{${endpointIds.join(",")}}`}::uuid[])`,
+        from endpoint_figures where endpoint_id = any(${uuidArray(endpointIds)})`,
   );
   for (const r of rows) out.set(r.endpoint_id, figuresOfRow(r));
   return out;
