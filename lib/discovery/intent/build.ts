@@ -77,8 +77,8 @@ export const STATIC_KNOWN: ReadonlySet<string> = new Set([...SYNONYM_WORDS, ...S
 //
 // It is loaded with Node's own require and shared by every bundle (globalThis), not imported: the bundler's
 // ES-module interop wraps an imported CommonJS array in a namespace object with one getter per element, so each
-// server bundle that imported it held ~275,000 closures, contexts and accessors (~75 MB; the server's live heap
-// was 236 MB), and every full GC of the server had to walk them.
+// server bundle that imported it held ~275,000 closures, contexts and accessors (~36 MB a bundle, two bundles:
+// 72 MB of the server's 236 MB live heap), and every full GC of the server had to walk them.
 function englishWords(): readonly string[] {
   const g = globalThis as unknown as { __capdexEnglishWords?: readonly string[] };
   return (g.__capdexEnglishWords ??= createRequire(path.join(process.cwd(), "package.json"))("an-array-of-english-words") as string[]);
