@@ -7,9 +7,9 @@
 // cores are shared with Postgres and autocannon, so one 10 s run per scenario drifts by 20-30%.
 // Hence: each scenario has its own phase, warmed up first and then measured in rounds interleaved
 // with health (health, discover, health, discover, ...), and each ratio is the median of the
-// per-round ratios, so that both sides of a ratio were measured seconds apart. Beside req/s it records the server's CPU
-// time per request (the process tree's utime+stime), which is far steadier than req/s, and the
-// latency at a fixed offered rate (--rate, open loop: scripts/bench-fixed-rate.ts), which shows
+// per-round ratios, so that both sides of a ratio were measured seconds apart. Beside req/s it
+// records the server's CPU time per request (the process tree's utime+stime), which is far steadier
+// than req/s, and the latency at a fixed offered rate (--rate, open loop: scripts/bench-fixed-rate.ts), which shows
 // service time and stalls rather than the queueing of a saturated server.
 //
 //   npm run bench                      # all scenarios

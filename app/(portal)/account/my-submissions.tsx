@@ -1,5 +1,5 @@
 // "My submissions": the signed-in user's submissions and, once listed, their endpoints' 7-day figures
-// (the same figures the API ranks with).
+// (the stored figures discover ranks with).
 import Link from "next/link";
 import type { Db } from "@/lib/db/client";
 import { readStoredFigures } from "@/lib/outcomes/figures";
@@ -20,7 +20,6 @@ export async function MySubmissions({ db, userId }: { db: Db; userId: string }) 
     );
   }
   const endpointIds = subs.map((s) => s.endpoint_id).filter((id): id is string => !!id);
-  // The stored figures: exactly what discover ranks these endpoints by.
   const figures = await readStoredFigures(db, endpointIds);
   return (
     <div className="mt-3 overflow-x-auto">
