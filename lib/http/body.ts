@@ -58,25 +58,35 @@ const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
 
 /** Walks the parsed value without recursion; rejects deep nesting and strings Postgres cannot store. */
 export function checkJsonValue(root: unknown): void {
-  const stack: Array<{ value: unknown; path: PropertyKey[] }> = [{ value: root, path: [] }];
+  // Each entry links to its parent, so a pointer is built only for the value that fails.
+  type Entry = { value: unknown; key: PropertyKey; parent: Entry | null; depth: number };
+  const stack: Entry[] = [{ value: root, key: "", parent: null, depth: 0 }];
   while (stack.length) {
-    const { value, path } = stack.pop()!;
-    if (path.length > MAX_DEPTH) {
+    const entry = stack.pop()!;
+    const { value, depth } = entry;
+    if (depth > MAX_DEPTH) {
       throw new ApiError("validation_failed", `The body is nested more than ${MAX_DEPTH} levels deep.`, {
-        errors: [{ pointer: toPointer(path.slice(0, MAX_DEPTH)), detail: "Nested too deeply." }],
+        errors: [{ pointer: toPointer(pathOf(entry).slice(0, MAX_DEPTH)), detail: "Nested too deeply." }],
       });
     }
     if (typeof value === "string") {
-      if (UNSTORABLE.test(value)) throw unstorable(path, "contains a NUL character or an unpaired surrogate");
+      if (UNSTORABLE.test(value)) throw unstorable(pathOf(entry), "contains a NUL character or an unpaired surrogate");
     } else if (Array.isArray(value)) {
-      value.forEach((v, i) => stack.push({ value: v, path: [...path, i] }));
+      for (let i = 0; i < value.length; i++) stack.push({ value: value[i], key: i, parent: entry, depth: depth + 1 });
     } else if (value && typeof value === "object") {
-      for (const [k, v] of Object.entries(value)) {
-        if (UNSTORABLE.test(k)) throw unstorable(path, "has a key with a NUL character or an unpaired surrogate");
-        stack.push({ value: v, path: [...path, k] });
+      for (const k in value) {
+        if (!Object.prototype.hasOwnProperty.call(value, k)) continue;
+        if (UNSTORABLE.test(k)) throw unstorable(pathOf(entry), "has a key with a NUL character or an unpaired surrogate");
+        stack.push({ value: (value as Record<string, unknown>)[k], key: k, parent: entry, depth: depth + 1 });
       }
     }
   }
+}
+
+function pathOf(entry: { key: PropertyKey; parent: { key: PropertyKey; parent: unknown } | null }): PropertyKey[] {
+  const path: PropertyKey[] = [];
+  for (let e: typeof entry | null = entry; e?.parent; e = e.parent as typeof entry) path.unshift(e.key);
+  return path;
 }
 
 function unstorable(path: PropertyKey[], what: string) {

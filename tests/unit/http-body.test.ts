@@ -43,6 +43,15 @@ describe("the route wrapper's body handling", async () => {
     expect(res.body.errors).toEqual([{ pointer: "#/constraints/max_prize", detail: 'Unknown field "max_prize".' }]);
   });
 
+  it("points at the string Postgres could not store, and at the depth limit", async () => {
+    const nul = await post('{"constraints": {"network": "base"}, "preferences": {"weights": [1, "x\\u0000"]}}');
+    expect(nul.body.errors).toEqual([{ pointer: "#/preferences/weights/1", detail: "This value contains a NUL character or an unpaired surrogate." }]);
+    const key = await post('{"constraints": {"a\\udc00": 1}}');
+    expect(key.body.errors).toEqual([{ pointer: "#/constraints", detail: "This value has a key with a NUL character or an unpaired surrogate." }]);
+    const deep = await post('{"a": ' + "[".repeat(40) + "]".repeat(40) + "}");
+    expect(deep.body.errors).toEqual([{ pointer: "#/a" + "/0".repeat(31), detail: "Nested too deeply." }]);
+  });
+
   it("refuses text/plain with 415", async () => {
     const res = await post("{}", { "content-type": "text/plain" });
     expect(res.status).toBe(415);
