@@ -94,12 +94,20 @@ export function route<BS extends z.ZodType | undefined = undefined, QS extends z
   };
 }
 
-/** A JSON answer; `headers` may set Cache-Control (default no-store) and add others. */
+const JSON_HEADERS: Readonly<Record<string, string>> = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
+
+/** A JSON answer; `headers` may replace Content-Type or Cache-Control (default no-store), in any case, and add others. */
 export function json(data: unknown, status = 200, headers?: Record<string, string>): Response {
-  return new Response(JSON.stringify(data), {
-    status,
-    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers },
-  });
+  const all: Record<string, string> = { ...JSON_HEADERS };
+  // Header names are case-insensitive: a caller's "cache-control" replaces the default rather than
+  // being sent beside it.
+  for (const name in headers) {
+    const lower = name.toLowerCase();
+    if (lower === "content-type") delete all["Content-Type"];
+    else if (lower === "cache-control") delete all["Cache-Control"];
+    all[name] = headers[name];
+  }
+  return new Response(JSON.stringify(data), { status, headers: all });
 }
 
 function logServerError(requestId: string, err: unknown) {

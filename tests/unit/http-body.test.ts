@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createTestDb } from "../helpers/db";
 import { call } from "../helpers/http";
-import { route } from "@/lib/http/route";
+import { json, route } from "@/lib/http/route";
 import { discoverBodySchema } from "@/lib/schemas/discover";
 
 // A handler that echoes what the wrapper parsed, to pin down the wrapper itself.
@@ -85,5 +85,18 @@ describe("the route wrapper's body handling", async () => {
     expect(res.status).toBe(500);
     expect(res.body.code).toBe("internal_error");
     expect(JSON.stringify(res.body)).not.toContain("pg_shadow");
+  });
+});
+
+describe("json answers", () => {
+  it("default to no-store, and a caller's Cache-Control replaces it in any letter case", async () => {
+    expect(json({ a: 1 }).headers.get("cache-control")).toBe("no-store");
+    for (const name of ["Cache-Control", "cache-control", "CACHE-CONTROL"]) {
+      const res = json({ a: 1 }, 200, { [name]: "public, max-age=60", "X-Request-Id": "abcdefgh" });
+      expect(res.headers.get("cache-control")).toBe("public, max-age=60");
+      expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(res.headers.get("x-request-id")).toBe("abcdefgh");
+      expect(await res.json()).toEqual({ a: 1 });
+    }
   });
 });
