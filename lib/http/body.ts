@@ -56,10 +56,11 @@ async function readCapped(req: Request, maxBytes: number): Promise<string> {
 
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+// A value still to check; it links to its parent, so a pointer is built only for the value that fails.
+type Entry = { value: unknown; key: PropertyKey; parent: Entry | null; depth: number };
+
 /** Walks the parsed value without recursion; rejects deep nesting and strings Postgres cannot store. */
 export function checkJsonValue(root: unknown): void {
-  // Each entry links to its parent, so a pointer is built only for the value that fails.
-  type Entry = { value: unknown; key: PropertyKey; parent: Entry | null; depth: number };
   const stack: Entry[] = [{ value: root, key: "", parent: null, depth: 0 }];
   while (stack.length) {
     const entry = stack.pop()!;
@@ -83,9 +84,9 @@ export function checkJsonValue(root: unknown): void {
   }
 }
 
-function pathOf(entry: { key: PropertyKey; parent: { key: PropertyKey; parent: unknown } | null }): PropertyKey[] {
+function pathOf(entry: Entry): PropertyKey[] {
   const path: PropertyKey[] = [];
-  for (let e: typeof entry | null = entry; e?.parent; e = e.parent as typeof entry) path.unshift(e.key);
+  for (let e: Entry | null = entry; e?.parent; e = e.parent) path.unshift(e.key);
   return path;
 }
 
