@@ -2,6 +2,8 @@
 // and start background work unless CAPDEX_WORKER=off.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { assertSupportedRuntime } = await import("./lib/server/runtime");
+  console.log(`[capdex] Node ${assertSupportedRuntime()}`);
   const { startServer } = await import("./lib/server/start");
   await startServer();
 }

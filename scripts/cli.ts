@@ -1,5 +1,6 @@
 // The operator CLI: `npm run cli -- <command>`. Commands live in scripts/commands/*.ts.
 import { openDb, type DbHandle } from "@/lib/db/client";
+import { assertSupportedRuntime } from "@/lib/server/runtime";
 import { seedDatabase, seedModeFromEnv, seedScale, type SeedMode } from "@/lib/db/seed";
 
 export type Command = {
@@ -51,6 +52,7 @@ export function flag(args: string[], name: string): string | undefined {
 }
 
 async function main() {
+  assertSupportedRuntime();
   await loadExtraCommands();
   const [name, ...args] = process.argv.slice(2);
   const command = name ? commands[name] : undefined;

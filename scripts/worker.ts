@@ -1,10 +1,12 @@
 // `npm run worker`: the background jobs without the web server (the server runs them too unless
 // CAPDEX_WORKER=off).
+import { assertSupportedRuntime } from "@/lib/server/runtime";
 import { openDb } from "@/lib/db/client";
 import { seedIfEmpty } from "@/lib/db/seed";
 import { listJobs, startWorker } from "@/lib/jobs";
 import "@/lib/jobs/all";
 
+console.log(`[capdex] worker on Node ${assertSupportedRuntime()}`);
 const handle = await openDb({ url: process.env.DATABASE_URL || undefined });
 await seedIfEmpty(handle.db);
 const stop = startWorker(handle.db);

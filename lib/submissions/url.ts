@@ -1,7 +1,7 @@
 // Which endpoint URLs may be submitted: https on a public host name (no IP literal in any spelling,
 // no userinfo, no special-use or internal name, not a bare public suffix), normalised so that one
 // endpoint has one spelling (lower-case ASCII host without the trailing dot, no fragment).
-import { domainToUnicode } from "node:url";
+import { domainToASCII, domainToUnicode } from "node:url";
 import ipaddr from "ipaddr.js";
 import { parse as parsePsl } from "tldts";
 import { ApiError } from "@/lib/http/errors";
@@ -77,7 +77,7 @@ export function checkEndpointUrl(raw: string, opts: { allowPrivate?: boolean; po
   if (!labels.every((l) => LABEL.test(l))) {
     fail("The host name may only hold letters, digits and hyphens, in dot-separated labels of 1 to 63 characters.");
   }
-  if (labels.some((l) => l.startsWith("xn--")) && !domainToUnicode(host)) fail("The host name holds invalid punycode.");
+  if (labels.some((l) => l.startsWith("xn--") && !isPunycode(l))) fail("The host name holds invalid punycode.");
 
   const psl = parsePsl(host, { allowPrivateDomains: true });
   const special =
@@ -106,4 +106,11 @@ export function normalizeHostName(name: string): string {
   } catch {
     return trimmed.toLowerCase();
   }
+}
+
+// A valid punycode label decodes to Unicode and encodes back to itself. Node 20 answered "" for a
+// label that does not decode; Node 24 (ada) hands such a label back unchanged, so test both ways.
+function isPunycode(label: string): boolean {
+  const unicode = domainToUnicode(label);
+  return unicode !== "" && unicode !== label && domainToASCII(unicode) === label;
 }

@@ -9,9 +9,13 @@ import path from "node:path";
 import postgres from "postgres";
 import { openDb } from "@/lib/db/client";
 import { seedDatabase } from "@/lib/db/seed";
+import { runtimeProblem } from "@/lib/server/runtime";
 import { SNAPSHOT_ENV, TEMPLATE_ENV, withDatabase } from "./pg";
 
 export default async function setup() {
+  const problem = runtimeProblem();
+  if (problem) throw new Error(problem);
+  console.log(`[capdex tests] Node ${process.version}`);
   const base = process.env.DATABASE_URL;
   if (base) return setupPostgres(base);
   return setupPglite();
