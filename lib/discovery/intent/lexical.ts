@@ -1,19 +1,15 @@
-// Resolves a natural-language intent ("will it rain in Oslo tomorrow") to a registry capability id.
-// Pure and in-memory: field-weighted BM25 with stemming, synonyms, typo tolerance and a calibrated confidence.
+// The lexical resolver: field-weighted BM25 over the registry's own texts (stemming, synonyms, typo
+// tolerance) with a confidence of its own. It knows every capability the moment it is in the registry,
+// so it resolves the ones the trained model has never seen (see ../intent.ts).
 
-import { buildIndex, type IntentDoc, type IntentIndex } from "./intent/build";
-import { analyzeIntent, rank, type Query, type Ranked } from "./intent/query";
+import type { IntentIndex as LexicalIndex } from "./build";
+import { analyzeIntent, rank, type Query, type Ranked } from "./query";
 
-export type { IntentDoc, IntentIndex };
 export type IntentCandidate = { capability_id: string; confidence: number };
 export type IntentResolution = { best: IntentCandidate | null; candidates: IntentCandidate[] };
 
-/** Below this confidence the service answers 404 intent_unresolved. */
-export const INTENT_CONFIDENCE_FLOOR = 0.5;
-
-export function buildIntentIndex(docs: IntentDoc[]): IntentIndex {
-  return buildIndex(docs);
-}
+/** Below this lexical confidence a guess is not an answer. */
+export const LEXICAL_CONFIDENCE_FLOOR = 0.5;
 
 // Confidence is a logistic score of three registry-size-independent signals of the best capability, fitted on the
 // eval set's dev split (never the holdout):
@@ -39,16 +35,19 @@ function quality(r: Ranked): number {
 
 const round3 = (x: number): number => Math.round(Math.min(1, Math.max(0, x)) * 1000) / 1000;
 
-export function resolveIntent(index: IntentIndex, intent: string): IntentResolution {
+/** The lexical index's best capabilities (by doc), with its own answer. */
+export type LexicalGuesses = { top: Ranked[]; resolution: IntentResolution };
+
+export function lexicalGuesses(index: LexicalIndex, intent: string, keep = 4): LexicalGuesses {
   let top: Ranked[];
   try {
     const q: Query = analyzeIntent(index, typeof intent === "string" ? intent : String(intent));
-    top = rank(index, q, 4);
+    top = rank(index, q, keep);
   } catch {
     // Input is untrusted text: failing to analyse it means "not understood", never an exception for the caller.
-    return { best: null, candidates: [] };
+    return { top: [], resolution: { best: null, candidates: [] } };
   }
-  if (top.length === 0) return { best: null, candidates: [] };
+  if (top.length === 0) return { top, resolution: { best: null, candidates: [] } };
 
   const s1 = top[0].score;
   const s2 = top.length > 1 ? top[1].score : 0;
@@ -56,11 +55,15 @@ export function resolveIntent(index: IntentIndex, intent: string): IntentResolut
   const c1 = quality(top[0]) * (TIE_FACTOR + (1 - TIE_FACTOR) * Math.min(1, margin / MARGIN_FULL));
   // Runners-up: their own quality, scaled by how far behind they score; never above the one ranked before them.
   let previous = c1;
-  const scored: IntentCandidate[] = top.map((r, i) => {
+  const scored: IntentCandidate[] = top.slice(0, 4).map((r, i) => {
     const c = i === 0 ? c1 : Math.min(previous, quality(r) * TIE_FACTOR * (r.score / s1));
     previous = c;
     return { capability_id: index.ids[r.doc], confidence: round3(c) };
   });
-  if (scored[0].confidence >= INTENT_CONFIDENCE_FLOOR) return { best: scored[0], candidates: scored.slice(1, 4) };
-  return { best: null, candidates: scored.slice(0, 3) };
+  if (scored[0].confidence >= LEXICAL_CONFIDENCE_FLOOR) return { top, resolution: { best: scored[0], candidates: scored.slice(1, 4) } };
+  return { top, resolution: { best: null, candidates: scored.slice(0, 3) } };
+}
+
+export function resolveLexical(index: LexicalIndex, intent: string): IntentResolution {
+  return lexicalGuesses(index, intent).resolution;
 }

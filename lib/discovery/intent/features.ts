@@ -1,0 +1,74 @@
+// The features the intent model reads from a text: kinds of value, word stems, pairs of content words
+// and character n-grams. Accents are folded and stems are cut short, so the model reads French,
+// German, Spanish, Portuguese and Italian the way it reads English, and typos still share most n-grams.
+import { extractValues } from "./text";
+
+// Function words of the six languages: kept as words (they carry some meaning: "how far", "wie viel"),
+// but they make no n-grams and no pairs, which would otherwise be noise shared by every capability.
+const FUNCTION_WORDS = new Set(
+  (
+    "a an the this that these those it its i me my we our you your he she they them their is am are was were be been " +
+    "do does did have has had will would can could should may might to of in on at by for with from into about as " +
+    "than then so and or but not no if what which who where when why how whether some any all please pls " +
+    "le la les un une des du de d l au aux ce cet cette ces mon ma mes ton ta tes son sa ses notre nos votre vos leur " +
+    "leurs je tu il elle nous vous ils elles on me te se est sont etre et ou mais pas ne en dans sur pour par avec " +
+    "que qui quoi quel quelle quels quelles est-ce y a " +
+    "der die das den dem des ein eine einen einem einer eines ich du er sie es wir ihr mein meine dein deine sein " +
+    "seine unser ist sind war bin und oder aber nicht kein keine zu von mit fur fuer auf aus bei nach im am vom zum " +
+    "zur wie was wer wo wann warum ob bitte " +
+    "el la los las un una unos unas lo mi mis tu tus su sus nuestro yo es son esta estan ser y o pero no en con por " +
+    "para del al que quien cual como donde cuando porque si " +
+    "o os as um uma uns umas meu minha seu sua e sao esta estao em no na nos nas com por para do da dos das ao que " +
+    "quem qual como onde quando se " +
+    "il lo gli i una uno mio mia tuo tua suo sua e sono di da in con su per tra fra del della dei delle al alla che " +
+    "chi quale come dove quando se"
+  ).split(/\s+/),
+);
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const STEM_LENGTH = 6;
+const MIN_GRAM_WORD = 4;
+
+/** A word cut to its first letters: "forecasts", "forecasting" -> "foreca"; "prévisions" -> "previs". */
+export function stemWord(w: string): string {
+  return w.length > STEM_LENGTH ? w.slice(0, STEM_LENGTH) : w;
+}
+
+function isFunctionWord(w: string): boolean {
+  return FUNCTION_WORDS.has(w) || /^\d+$/.test(w);
+}
+
+/** The words of a text (accents folded, values taken out) and its value kinds ("@ip", "@url"). */
+export function intentWords(raw: string): { words: string[]; values: string[] } {
+  const { text, values } = extractValues(raw);
+  return { words: text.match(WORD) ?? [], values };
+}
+
+/**
+ * The model's features of a text, each with weight 1 (a set). Feature names are prefixed by kind:
+ * `w:` word stem, `p:` pair of neighbouring content stems, `g:` character n-gram of a content word,
+ * `v:` value kind. The same text always gives the same features, in the same order.
+ */
+export function intentFeatures(raw: string): string[] {
+  const { words, values } = intentWords(raw);
+  const out = new Set<string>();
+  for (const v of values) out.add(`v:${v}`);
+  let previous: string | null = null;
+  for (const w of words) {
+    if (/^\d+$/.test(w)) {
+      out.add("w:#");
+      continue;
+    }
+    const s = stemWord(w);
+    out.add(`w:${s}`);
+    if (isFunctionWord(w)) continue;
+    if (previous) out.add(`p:${previous}_${s}`);
+    previous = s;
+    if (w.length < MIN_GRAM_WORD) continue;
+    const padded = `<${w}>`;
+    for (let n = 3; n <= 5; n++) {
+      for (let i = 0; i + n <= padded.length; i++) out.add(`g:${padded.slice(i, i + n)}`);
+    }
+  }
+  return [...out];
+}
