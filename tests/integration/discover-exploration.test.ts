@@ -8,7 +8,7 @@ import * as capabilityRoute from "@/app/api/capabilities/[id]/route";
 import { flushDiscoveryLog } from "@/lib/discovery";
 import { EXPLORATION_WINDOW_MS, hash01, windowOf } from "@/lib/discovery/exploration";
 import { reloadDiscoverySettings } from "@/lib/discovery/settings";
-import { CATALOGUE } from "@/lib/db/seed/catalogue";
+import { CATALOGUE } from "@/lib/seed/catalogue";
 import { discoverResponseSchema, type DiscoverResponse } from "@/lib/schemas/discover";
 import { addEndpoint, endpointId as eid } from "./discover-helpers";
 

@@ -2,9 +2,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { createTestDb, type TestDb } from "../helpers/db";
 import { queryRows } from "@/lib/db/client";
-import { seedScale } from "@/lib/db/seed";
-import { CATALOGUE } from "@/lib/db/seed/catalogue";
-import { seedDemoEndpoints } from "@/lib/db/seed/demo";
+import { seedScale } from "@/lib/seed";
+import { CATALOGUE } from "@/lib/seed/catalogue";
+import { seedDemoEndpoints } from "@/lib/seed/demo";
 import { getObservedFigures } from "@/lib/outcomes/figures";
 
 const opened: TestDb[] = [];

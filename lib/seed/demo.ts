@@ -2,8 +2,8 @@
 // outcome history and discover counts, so rankings and stats mean something at first start.
 // Deterministic: the same PRNG seed and SQL setseed on every machine.
 import { sql } from "drizzle-orm";
-import { queryRows, type Db } from "../client";
-import { endpoints, providers, type NewEndpoint } from "../schema";
+import { queryRows, type Db } from "@/lib/db/client";
+import { endpoints, providers, type NewEndpoint } from "@/lib/db/schema";
 import { createRandom, seededUuid } from "./random";
 import { rollUpAll } from "@/lib/outcomes/rollup";
 import { WEIGHTS } from "@/lib/outcomes/weights";
