@@ -5,7 +5,7 @@ import { DrizzleAdapter } from "@auth/drizzle-adapter";
 import Nodemailer from "next-auth/providers/nodemailer";
 import { headers } from "next/headers";
 import { authConfig } from "./auth.config";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/server/db";
 import { accounts, sessions, users, verificationTokens } from "@/lib/db/schema";
 import { resolveAuthSecret } from "@/lib/auth/secret";
 import { emailFrom, sendVerificationRequest } from "@/lib/auth/email";

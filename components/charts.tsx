@@ -1,19 +1,13 @@
 // Small server- or client-rendered SVG charts with fixed proportions (no layout shift), each with a
-// text summary for screen readers.
+// text summary for screen readers. A partial point (the current hour, lib/portal/hourly.ts) is drawn
+// lighter and dashed: it is not over yet.
+import type { Point } from "@/lib/portal/hourly";
+
+export { toPoints } from "@/lib/portal/hourly";
 
 const W = 360;
 const H = 130;
 const PAD = { top: 12, right: 2, bottom: 18, left: 2 };
-
-type Point = { label: string; value: number | null };
-
-/** Points labelled by age ("47 h ago" .. "now"), which reads the same in every time zone. */
-export function toPoints<T extends { hour: string }>(rows: T[], pick: (r: T) => number | null): Point[] {
-  return rows.map((r, i) => {
-    const ago = rows.length - 1 - i;
-    return { label: ago === 0 ? "this hour" : `${ago} h ago`, value: pick(r) };
-  });
-}
 
 function Axis({ points }: { points: Point[] }) {
   if (points.length < 2) return null;
@@ -43,7 +37,19 @@ export function BarChart({ points, title, summary, colour = "fill-indigo-600" }:
       <line x1={PAD.left} x2={W - PAD.right} y1={PAD.top + innerH} y2={PAD.top + innerH} className="stroke-slate-300" />
       {points.map((p, i) => {
         const h = ((p.value ?? 0) / max) * innerH;
-        return <rect key={i} x={PAD.left + i * bw + bw * 0.12} width={Math.max(1, bw * 0.76)} y={PAD.top + innerH - h} height={h} className={colour} />;
+        return (
+          <rect
+            key={i}
+            x={PAD.left + i * bw + bw * 0.12}
+            width={Math.max(1, bw * 0.76)}
+            y={PAD.top + innerH - h}
+            height={h}
+            className={p.partial ? `${colour} opacity-40` : colour}
+            data-partial={p.partial ? "true" : undefined}
+          >
+            {p.partial && <title>{`${p.label}: ${p.value ?? 0}`}</title>}
+          </rect>
+        );
       })}
       <Axis points={points} />
     </svg>
@@ -54,16 +60,21 @@ export function RateChart({ points, title, summary }: { points: Point[]; title: 
   const innerW = W - PAD.left - PAD.right;
   const innerH = H - PAD.top - PAD.bottom;
   const step = points.length ? innerW / points.length : innerW;
+  const xy = (i: number, v: number) => [PAD.left + step * (i + 0.5), PAD.top + innerH * (1 - v)] as const;
+  // Full hours as a solid line (broken where an hour has no reports); a partial hour as a dashed
+  // step from the hour before and a hollow dot.
   const segments: string[] = [];
   let current = "";
+  const partials: Array<{ i: number; v: number; from: readonly [number, number] | null }> = [];
   points.forEach((p, i) => {
-    if (p.value === null) {
+    if (p.value === null || p.partial) {
       if (current) segments.push(current);
       current = "";
+      const prev = points[i - 1];
+      if (p.value !== null) partials.push({ i, v: p.value, from: prev && prev.value !== null && !prev.partial ? xy(i - 1, prev.value) : null });
       return;
     }
-    const x = PAD.left + step * (i + 0.5);
-    const y = PAD.top + innerH * (1 - p.value);
+    const [x, y] = xy(i, p.value);
     current += `${current ? "L" : "M"}${x.toFixed(1)},${y.toFixed(1)} `;
   });
   if (current) segments.push(current);
@@ -83,6 +94,16 @@ export function RateChart({ points, title, summary }: { points: Point[]; title: 
       {segments.map((d, i) => (
         <path key={i} d={d} className="fill-none stroke-emerald-700" strokeWidth={2} strokeLinejoin="round" />
       ))}
+      {partials.map(({ i, v, from }) => {
+        const [x, y] = xy(i, v);
+        return (
+          <g key={`p${i}`} data-partial="true">
+            <title>{`${points[i].label}: ${Math.round(v * 1000) / 10}%`}</title>
+            {from && <path d={`M${from[0].toFixed(1)},${from[1].toFixed(1)} L${x.toFixed(1)},${y.toFixed(1)}`} className="fill-none stroke-emerald-700" strokeWidth={1.5} strokeDasharray="3 3" />}
+            <circle cx={x} cy={y} r={3} className="fill-white stroke-emerald-700" strokeWidth={1.5} />
+          </g>
+        );
+      })}
       <Axis points={points} />
     </svg>
   );

@@ -21,6 +21,15 @@ function CheckState({ ep, facts }: { ep: Row; facts?: EndpointFacts }) {
   return <span className="text-slate-700">Unverified</span>;
 }
 
+/** An entry that exploration placed above its score: a new endpoint earning a record (docs/ranking.md). */
+function ExplorationTag() {
+  return (
+    <span className="ml-2 rounded bg-sky-100 px-1.5 py-0.5 text-xs font-semibold text-sky-900" title="New endpoint with a short record, placed here by exploration so it can earn one; its score is its real one">
+      exploring
+    </span>
+  );
+}
+
 export function EndpointTable({
   rows,
   facts,
@@ -91,6 +100,7 @@ export function EndpointTable({
                         demo
                       </span>
                     )}
+                    {ep.exploration && <ExplorationTag />}
                     <span className="mt-0.5 block max-w-[16rem] truncate font-mono text-xs text-slate-600" title={ep.url}>
                       <span className="font-semibold">{ep.method}</span> {ep.url}
                     </span>
@@ -156,6 +166,7 @@ function EndpointCards({
               <span className="font-medium text-slate-950">
                 {startRank + i}. {ep.provider_name}
                 {f?.isDemo && <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">demo</span>}
+                {ep.exploration && <ExplorationTag />}
               </span>
               <span className="text-sm font-semibold tabular-nums">score {formatScore(ep.score)}</span>
             </p>

@@ -4,6 +4,7 @@
 import { useEffect, useState } from "react";
 import { formatInt, formatMs, formatPercent, formatUtcTime } from "@/lib/portal/format";
 import type { Stats } from "@/lib/schemas/stats";
+import { MIN_PARTIAL_HOUR_REPORTS, rateSummary, ratePoints } from "@/lib/portal/hourly";
 import { BarChart, RateChart, toPoints } from "./charts";
 import { FigureCard } from "./figure-card";
 
@@ -85,7 +86,7 @@ export function StatsDashboard({ initial, titles }: { initial: Stats; titles: Re
                 Discover requests per hour <span className="font-normal text-slate-600">peak {formatInt(peak((h) => h.discover_requests))}</span>
               </figcaption>
               <BarChart
-                points={toPoints(hourly, (h) => h.discover_requests)}
+                points={toPoints(hourly, (h) => h.discover_requests, stats.generated_at)}
                 title="Discover requests per hour"
                 summary={`${formatInt(sum((h) => h.discover_requests))} requests over the last ${hourly.length} hours.`}
               />
@@ -95,7 +96,7 @@ export function StatsDashboard({ initial, titles }: { initial: Stats; titles: Re
                 Outcome reports per hour <span className="font-normal text-slate-600">peak {formatInt(peak((h) => h.outcome_reports))}</span>
               </figcaption>
               <BarChart
-                points={toPoints(hourly, (h) => h.outcome_reports)}
+                points={toPoints(hourly, (h) => h.outcome_reports, stats.generated_at)}
                 title="Outcome reports per hour"
                 colour="fill-sky-600"
                 summary={`${formatInt(sum((h) => h.outcome_reports))} reports over the last ${hourly.length} hours.`}
@@ -104,12 +105,18 @@ export function StatsDashboard({ initial, titles }: { initial: Stats; titles: Re
             <figure className="rounded-lg border border-slate-200 p-3">
               <figcaption className="mb-2 text-sm font-medium text-slate-800">Success rate per hour</figcaption>
               <RateChart
-                points={toPoints(hourly, (h) => h.success_rate)}
+                points={ratePoints(hourly, stats.generated_at)}
                 title="Success rate per hour"
-                summary={`Latest hour with reports: ${formatPercent([...hourly].reverse().find((h) => h.success_rate !== null)?.success_rate ?? null)}.`}
+                summary={rateSummary(hourly, stats.generated_at, (r) => formatPercent(r))}
               />
             </figure>
           </div>
+        )}
+        {hourly.length > 0 && (
+          <p className="mt-2 text-xs text-slate-600" data-testid="partial-hour-note">
+            The last hour is still under way: its bars are lighter, and its success rate is a hollow dot, shown once it has{" "}
+            {MIN_PARTIAL_HOUR_REPORTS} reports.
+          </p>
         )}
       </section>
 

@@ -24,7 +24,7 @@ import postgres from "postgres";
 import { createHash, randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { openDb, queryRows } from "@/lib/db/client";
-import { seedScale } from "@/lib/db/seed";
+import { seedScale } from "@/lib/seed";
 import { hasBuild, startServer, type TestServer } from "@/tests/helpers/server";
 import { withDatabase } from "@/tests/helpers/pg";
 import { runFixedRate, type FixedRateRequest, type FixedRateResult } from "./bench-fixed-rate";

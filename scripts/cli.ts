@@ -1,7 +1,7 @@
 // The operator CLI: `npm run cli -- <command>`. Commands live in scripts/commands/*.ts.
 import { openDb, type DbHandle } from "@/lib/db/client";
 import { assertSupportedRuntime } from "@/lib/server/runtime";
-import { seedDatabase, seedModeFromEnv, seedScale, type SeedMode } from "@/lib/db/seed";
+import { seedDatabase, seedModeFromEnv, seedScale, type SeedMode } from "@/lib/seed";
 
 export type Command = {
   summary: string;

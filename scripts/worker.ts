@@ -2,7 +2,7 @@
 // CAPDEX_WORKER=off).
 import { assertSupportedRuntime } from "@/lib/server/runtime";
 import { openDb } from "@/lib/db/client";
-import { seedIfEmpty } from "@/lib/db/seed";
+import { seedIfEmpty } from "@/lib/seed";
 import { listJobs, startWorker } from "@/lib/jobs";
 import "@/lib/jobs/all";
 

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { FigureCard } from "@/components/figure-card";
 import { IntentResult } from "@/components/intent-result";
 import { Notice } from "@/components/notice";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/server/db";
 import { discover } from "@/lib/discovery";
 import { isApiError } from "@/lib/http/errors";
 import { getEndpointFacts } from "@/lib/portal/endpoints";

@@ -43,25 +43,24 @@ export async function discover(db: Db, body: DiscoverBody, principal: Principal)
     resolved,
     ranked_endpoints: ranking.ranked,
     fallback_endpoints: ranking.fallbacks,
-    ranking_info: { preset: choice.preset, weights: choice.weights, candidates_considered: ranking.considered },
+    ranking_info: {
+      preset: choice.preset,
+      weights: choice.weights,
+      candidates_considered: ranking.considered,
+      explored: ranking.explored,
+    },
     ttl_seconds: DISCOVERY_TTL_SECONDS,
     discovery_id: discoveryId,
   };
 }
 
 /**
- * Every listed endpoint of a capability in default-rank order: the ones discover would rank first
- * (best first, ties by id), then the failing ones. Same scores as discover with the default preset.
+ * Every listed endpoint of a capability in default-rank order: the ones discover would rank (best
+ * score first, ties by id), then the failing ones. Same scores as discover with the default preset;
+ * no exploration, so the order is the scores' own.
  */
 export async function listRankedEndpoints(db: Db, capabilityId: string): Promise<RankedEndpoint[]> {
   const set = await getCandidates(db, capabilityId);
-  const scored = scoreCandidates(set.candidates, {
-    capabilityId,
-    weights: DEFAULT_RANKING.weights,
-    limit: set.candidates.length,
-    includeFallbacks: false,
-    window: windowOf(Date.now() + set.clockOffsetMs),
-    explorationRate: explorationRate(),
-  });
+  const scored = scoreCandidates(set.candidates, { weights: DEFAULT_RANKING.weights });
   return [...scored.filter((s) => !s.reasons.length), ...scored.filter((s) => s.reasons.length)].map((s) => s.out);
 }

@@ -3,7 +3,7 @@
 // process, warm the caches once when background work starts (lib/discovery/warm.ts).
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "@/lib/db/client";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/server/db";
 import { registerJob } from "@/lib/jobs";
 import { startWarmingDiscovery } from "./warm";
 

@@ -1,8 +1,9 @@
 // Ranking one capability's candidates: score every endpoint, keep those that meet the constraints
-// and are not failing, and explain the next-best alternatives as fallbacks.
+// and are not failing, let exploration move one new endpoint up (never to first place over an
+// established record), and explain the next-best alternatives as fallbacks.
 import type { EXCLUSION_REASONS, FallbackEndpoint, RankedEndpoint } from "@/lib/schemas/discover";
 import type { Candidate } from "./candidates";
-import { pickExplorer } from "./exploration";
+import { pickExplorer, placeExplorer } from "./exploration";
 import { computeFactors, computeReferences, round4, weighScore, type Factors, type Weights } from "./scoring";
 
 export type ExclusionReason = (typeof EXCLUSION_REASONS)[number];
@@ -17,7 +18,7 @@ export type RankOptions = {
   window: number;
   explorationRate: number;
 };
-export type Ranking = { ranked: RankedEndpoint[]; fallbacks: FallbackEndpoint[]; considered: number };
+export type Ranking = { ranked: RankedEndpoint[]; fallbacks: FallbackEndpoint[]; considered: number; explored: number };
 
 export const MAX_FALLBACKS = 5;
 
@@ -73,25 +74,21 @@ export function toRankedEndpoint(c: Candidate, factors: Factors, weights: Weight
 const byScore = (a: Scoring, b: Scoring) =>
   b.out.score - a.out.score || (a.c.id < b.c.id ? -1 : a.c.id > b.c.id ? 1 : 0);
 
-// Scores depend on the candidates, the weights and the exploration window, not on the constraints,
-// so one scored list per cached candidate set and weighting serves every request until either
-// changes. The entries are frozen: callers share them.
+// Scores depend on the candidates and the weights, not on the constraints or on exploration, so one
+// scored list per cached candidate set and weighting serves every request until either changes.
+// The entries are frozen: callers share them.
 type Scoring = { c: Candidate; out: RankedEndpoint };
 const memo = new WeakMap<readonly Candidate[], Map<string, Scoring[]>>();
 const MAX_WEIGHTINGS = 16;
 
-function scored(candidates: readonly Candidate[], opts: RankOptions): Scoring[] {
-  const w = opts.weights;
-  const key = `${opts.capabilityId}|${opts.window}|${opts.explorationRate}|${w.success}|${w.latency}|${w.price}|${w.stability}`;
+function scored(candidates: readonly Candidate[], w: Weights): Scoring[] {
+  const key = `${w.success}|${w.latency}|${w.price}|${w.stability}`;
   let byKey = memo.get(candidates);
   if (!byKey) memo.set(candidates, (byKey = new Map()));
   let list = byKey.get(key);
   if (!list) {
     const refs = computeReferences(candidates);
-    const explorer = pickExplorer(opts.capabilityId, candidates, opts.window, opts.explorationRate);
-    list = candidates
-      .map((c) => ({ c, out: freeze(toRankedEndpoint(c, computeFactors(c, refs, c.id === explorer), w)) }))
-      .sort(byScore);
+    list = candidates.map((c) => ({ c, out: freeze(toRankedEndpoint(c, computeFactors(c, refs), w)) })).sort(byScore);
     if (byKey.size >= MAX_WEIGHTINGS) byKey.clear();
     byKey.set(key, list);
   }
@@ -106,26 +103,25 @@ function freeze(e: RankedEndpoint): RankedEndpoint {
   return Object.freeze(e);
 }
 
-/** Every candidate scored, best first (ties by endpoint id), with its exclusion reasons. */
-export function scoreCandidates(candidates: readonly Candidate[], opts: RankOptions): Scored[] {
-  return scored(candidates, opts).map((s) => ({ ...s, reasons: exclusionReasons(s.c, opts.constraints) }));
+/** Every candidate scored, best first (ties by endpoint id), with its exclusion reasons; no exploration. */
+export function scoreCandidates(candidates: readonly Candidate[], opts: Pick<RankOptions, "weights" | "constraints">): Scored[] {
+  return scored(candidates, opts.weights).map((s) => ({ ...s, reasons: exclusionReasons(s.c, opts.constraints) }));
 }
 
 /**
- * ranked: what meets the constraints, best first, up to limit. fallbacks, next best first: what the
- * limit cut off, then failing endpoints that otherwise fit, and only when nothing fits at all, the
- * nearest misses (fewest unmet constraints, then score). One pass over the scored list.
+ * ranked: what meets the constraints, best first, up to limit, after exploration has moved at most
+ * one new endpoint up (lib/discovery/exploration.ts; that entry says `exploration: true`). fallbacks,
+ * next best first: what the limit cut off, then failing endpoints that otherwise fit, and only when
+ * nothing fits at all, the nearest misses (fewest unmet constraints, then score).
  */
 export function rankCandidates(candidates: readonly Candidate[], opts: RankOptions): Ranking {
-  const ranked: RankedEndpoint[] = [];
-  const beyond: FallbackEndpoint[] = [];
+  const fit: Scoring[] = [];
   const failing: FallbackEndpoint[] = [];
   const misses: Array<{ s: Scoring; reasons: readonly ExclusionReason[] }> = [];
-  for (const s of scored(candidates, opts)) {
+  for (const s of scored(candidates, opts.weights)) {
     const reasons = exclusionReasons(s.c, opts.constraints);
     if (reasons.length === 0) {
-      if (ranked.length < opts.limit) ranked.push(s.out);
-      else if (opts.includeFallbacks && beyond.length < MAX_FALLBACKS) beyond.push({ ...s.out, exclusion_reasons: ["beyond_limit"] });
+      fit.push(s);
     } else if (!opts.includeFallbacks) {
       continue;
     } else if (reasons.length === 1 && (reasons[0] === "failed_recent_checks" || (reasons[0] === "unverified" && !s.c.domainVerified))) {
@@ -134,10 +130,21 @@ export function rankCandidates(candidates: readonly Candidate[], opts: RankOptio
       misses.push({ s, reasons });
     }
   }
-  const fallbacks = [...beyond, ...failing];
+  const placed = placeExplorer(fit, pickExplorer(opts.capabilityId, candidates, opts.window, opts.explorationRate));
+  const entry = (s: Scoring, i: number): RankedEndpoint => (i === placed ? { ...s.out, exploration: true } : s.out);
+  const ranked = fit.slice(0, opts.limit).map(entry);
+  const fallbacks: FallbackEndpoint[] = [];
+  if (opts.includeFallbacks) {
+    for (let i = opts.limit; i < fit.length && fallbacks.length < MAX_FALLBACKS; i++) {
+      fallbacks.push({ ...entry(fit[i], i), exclusion_reasons: ["beyond_limit"] });
+    }
+    fallbacks.push(...failing);
+  }
   if (!ranked.length && misses.length && fallbacks.length < MAX_FALLBACKS) {
     misses.sort((a, b) => a.reasons.length - b.reasons.length || byScore(a.s, b.s));
     for (const m of misses.slice(0, MAX_FALLBACKS - fallbacks.length)) fallbacks.push({ ...m.s.out, exclusion_reasons: [...m.reasons] });
   }
-  return { ranked, fallbacks: fallbacks.slice(0, MAX_FALLBACKS), considered: candidates.length };
+  const shown = fallbacks.slice(0, MAX_FALLBACKS);
+  const explored = [...ranked, ...shown].filter((e) => e.exploration).length;
+  return { ranked, fallbacks: shown, considered: candidates.length, explored };
 }

@@ -27,10 +27,19 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 
 export type FieldError = { pointer: string; detail: string };
 
+/**
+ * Members of every problem body that an extension member may never replace (RFC 9457's standard
+ * members, and the two every Capdex problem carries). `status` is always the HTTP status.
+ */
+export const RESERVED_PROBLEM_MEMBERS = ["type", "title", "status", "detail", "instance", "code", "request_id", "errors"] as const;
+type ReservedMember = (typeof RESERVED_PROBLEM_MEMBERS)[number];
+/** Extension members of a problem body; a reserved name does not compile (and is dropped if it gets through). */
+export type ProblemExtras = Record<string, unknown> & { [K in ReservedMember]?: never };
+
 export type ApiErrorOptions = {
   errors?: FieldError[];
   /** Extra members of the problem body (e.g. suggestions, candidates, retry_after). */
-  extras?: Record<string, unknown>;
+  extras?: ProblemExtras;
   headers?: Record<string, string>;
 };
 
@@ -38,7 +47,7 @@ export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly errors?: FieldError[];
-  readonly extras?: Record<string, unknown>;
+  readonly extras?: ProblemExtras;
   readonly headers?: Record<string, string>;
 
   constructor(code: ErrorCode, detail?: string, options: ApiErrorOptions = {}) {

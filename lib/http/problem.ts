@@ -1,5 +1,5 @@
 // Renders errors as RFC 9457 problem details: stable code, pointer list, no internals.
-import { ApiError, ERROR_CODES, isApiError, isDatabaseUnavailable } from "./errors";
+import { ApiError, ERROR_CODES, RESERVED_PROBLEM_MEMBERS, isApiError, isDatabaseUnavailable } from "./errors";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
@@ -19,8 +19,17 @@ export function toApiError(err: unknown): ApiError {
   return new ApiError("internal_error", "Something went wrong on our side; the request id helps us find it.");
 }
 
+const RESERVED = new Set<string>(RESERVED_PROBLEM_MEMBERS);
+
+/**
+ * The problem body: the standard members, then the extension members, none of which may replace a
+ * standard one (RFC 9457 section 3.2): `status` is always the HTTP status, `type` always the code's page.
+ */
 export function problemBody(err: ApiError, requestId: string, origin: string) {
+  const extras: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(err.extras ?? {})) if (!RESERVED.has(k)) extras[k] = v;
   return {
+    ...extras,
     type: `${origin}/docs/errors#${err.code}`,
     title: ERROR_CODES[err.code].title,
     status: err.status,
@@ -28,7 +37,6 @@ export function problemBody(err: ApiError, requestId: string, origin: string) {
     code: err.code,
     request_id: requestId,
     ...(err.errors?.length ? { errors: err.errors } : {}),
-    ...(err.extras ?? {}),
   };
 }
 

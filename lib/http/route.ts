@@ -1,7 +1,7 @@
 // The one route wrapper: request id, principal, rate limit, body cap, strict zod parsing, and
 // every error rendered as problem+json. Handlers stay a few lines long.
 import type { z } from "zod";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/server/db";
 import type { Db } from "@/lib/db/client";
 import { resolvePrincipal, type Principal } from "@/lib/auth/principal";
 import { checkRateLimit, type PolicyName } from "@/lib/ratelimit";

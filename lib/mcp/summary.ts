@@ -31,6 +31,7 @@ export function describeEndpoint(e: RankedEndpoint | FallbackEndpoint): string {
     `score ${e.score.toFixed(3)}`,
     `endpoint_id ${e.endpoint_id}`,
   ];
+  if (e.exploration) parts.push("exploration: a new endpoint with a short record, placed here so it can earn one");
   if ("exclusion_reasons" in e && e.exclusion_reasons.length) parts.push(`not ranked: ${e.exclusion_reasons.join(", ")}`);
   return parts.join(" | ");
 }

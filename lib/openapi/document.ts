@@ -23,7 +23,7 @@ type Operation = {
 };
 
 const OPERATIONS: Operation[] = [
-  { method: "get", path: "/", summary: "Service descriptor", response: { status: 200, schema: descriptorSchema, description: "The descriptor" }, errors: [] },
+  { method: "get", path: "/", summary: "Service descriptor", response: { status: 200, schema: descriptorSchema, description: "The descriptor" }, errors: [400, 401, 503] },
   {
     method: "get", path: "/capabilities", summary: "List capabilities (keyword search, category filter, endpoint counts)", policy: "capabilities",
     query: listCapabilitiesQuerySchema, response: { status: 200, schema: listCapabilitiesResponseSchema, description: "A page of capabilities, ordered by id" }, errors: [401, 422, 429],
@@ -54,11 +54,14 @@ const OPERATIONS: Operation[] = [
     body: reportOutcomeBodySchema, response: { status: 202, schema: reportOutcomeResponseSchema, description: "Report accepted" }, errors: [400, 401, 404, 413, 415, 422, 429],
   },
   { method: "get", path: "/stats", summary: "Public network statistics", policy: "stats", response: { status: 200, schema: statsResponseSchema, description: "Statistics" }, errors: [401, 429] },
-  { method: "get", path: "/openapi.json", summary: "This document", response: { status: 200, schema: z.object({}).catchall(z.unknown()), description: "OpenAPI 3.1" }, errors: [] },
-  { method: "get", path: "/health", summary: "Process liveness", response: { status: 200, schema: z.object({ status: z.literal("ok") }), description: "Up" }, errors: [] },
+  { method: "get", path: "/openapi.json", summary: "This document", response: { status: 200, schema: z.object({}).catchall(z.unknown()), description: "OpenAPI 3.1" }, errors: [400, 401, 503] },
+  {
+    method: "get", path: "/health", summary: "Process liveness (no database)",
+    response: { status: 200, schema: z.object({ status: z.literal("ok") }), description: "Up" }, errors: [400],
+  },
   {
     method: "get", path: "/ready", summary: "Readiness: database reachable, migrations applied",
-    response: { status: 200, schema: z.object({ status: z.string() }).catchall(z.unknown()), description: "Ready" }, errors: [503],
+    response: { status: 200, schema: z.object({ status: z.string() }).catchall(z.unknown()), description: "Ready" }, errors: [400, 401, 503],
   },
 ];
 
@@ -86,8 +89,11 @@ const STATUS_TEXT: Record<number, string> = {
   415: "Not JSON",
   422: "Validation failed or unknown field",
   429: "Rate limited",
-  503: "Unavailable",
+  503: "Unavailable (database unreachable or migrations pending); Retry-After says when to try again",
 };
+
+/** The licence under which the API is offered: the project's (package.json `license`), no licence granted. */
+export const API_LICENSE = { name: "UNLICENSED (proprietary: no licence is granted)" };
 
 let cached: Record<string, unknown> | null = null;
 
@@ -139,6 +145,7 @@ function build(): Record<string, unknown> {
       title: "Capdex API",
       version: API_VERSION,
       description: "Discovery of callable HTTP APIs: capabilities, ranked endpoints, submissions, outcome reports and statistics.",
+      license: API_LICENSE,
     },
     paths,
     components: {

@@ -95,6 +95,13 @@ export const rankedEndpointSchema = z
     payment: paymentSchema,
     observed: observedSchema,
     score_breakdown: scoreBreakdownSchema,
+    exploration: z
+      .literal(true)
+      .optional()
+      .describe(
+        "Present (true) when exploration placed this new endpoint higher than its score would: it has a short record. " +
+          "Its score and score_breakdown are its real ones. Never on the first entry while an endpoint with an established record is ranked.",
+      ),
   })
   .meta({ id: "RankedEndpoint" });
 export type RankedEndpoint = z.output<typeof rankedEndpointSchema>;
@@ -111,7 +118,12 @@ export const discoverResponseSchema = z
     resolved: z.object({ capability_id: z.string(), confidence: z.number(), candidates: z.array(candidateSchema) }),
     ranked_endpoints: z.array(rankedEndpointSchema),
     fallback_endpoints: z.array(fallbackEndpointSchema),
-    ranking_info: z.object({ preset: z.string(), weights: scoreBreakdownSchema, candidates_considered: z.number().int() }),
+    ranking_info: z.object({
+      preset: z.string(),
+      weights: scoreBreakdownSchema,
+      candidates_considered: z.number().int(),
+      explored: z.number().int().describe("How many entries of this answer (ranked or fallback) carry exploration: true (0 or 1)."),
+    }),
     ttl_seconds: z.number().int(),
     discovery_id: uuidSchema,
   })

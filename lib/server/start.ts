@@ -1,5 +1,5 @@
 // Server start-up: warnings for unsafe switches, the database opened early, background work.
-import { getDbHandle } from "@/lib/db";
+import { getDbHandle } from "@/lib/server/db";
 
 export async function startServer() {
   (await import("@/lib/auth/startup")).prepareAuth();

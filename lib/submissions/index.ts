@@ -135,7 +135,7 @@ export async function verifySubmissionNow(db: Db, id: string): Promise<Submissio
   if (sub.status === "verified") return getSubmission(db, id);
   if (sub.status !== "pending_verification") {
     throw new ApiError("verification_failed", `The submission is ${sub.status}; submit the endpoint again.`, {
-      extras: { submission_id: sub.id, status: sub.status, found_records: [], reason: sub.status },
+      extras: { submission_id: sub.id, submission_status: sub.status, found_records: [], reason: sub.status },
     });
   }
   const attempt = await attemptVerification(db, sub);
@@ -143,7 +143,7 @@ export async function verifySubmissionNow(db: Db, id: string): Promise<Submissio
     const now = await getSubmission(db, id);
     if (now.status === "verified") return now;
     throw new ApiError("verification_failed", `The submission is ${now.status}.`, {
-      extras: { submission_id: id, status: now.status, found_records: [], reason: now.status },
+      extras: { submission_id: id, submission_status: now.status, found_records: [], reason: now.status },
     });
   }
   throw attemptError(attempt);

@@ -81,7 +81,7 @@ export function attemptError(attempt: Exclude<Attempt, { outcome: "listed" | "no
   const [atHost, atDomain] = challengeNames(sub.host, sub.domain);
   const common = {
     submission_id: sub.id,
-    status: sub.status,
+    submission_status: sub.status,
     record_name: atHost.recordName,
     alternative_record_name: atDomain?.recordName ?? null,
     record_value: recordValueFor(sub.token),

@@ -32,5 +32,8 @@ test("the stats page shows the API's figures and updates without a reload", asyn
   const figure = async () => Number((await page.getByTestId("reports-24h").innerText()).replace(/,/g, ""));
   await expect.poll(figure, { timeout: 45_000, intervals: [1000] }).toBeGreaterThanOrEqual(Number(before.replace(/,/g, "")) + 25);
   await expect(page.getByTestId("stats-updated")).not.toHaveText(updatedBefore);
+  // The current hour now has at least those 25 reports: its rate is drawn, as partial (a hollow dot), never as a drop.
+  await expect(page.getByRole("img", { name: "Success rate per hour" }).locator('[data-partial="true"]')).toHaveCount(1);
+  await expect(page.getByTestId("partial-hour-note")).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
 });

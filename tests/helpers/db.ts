@@ -3,9 +3,9 @@
 import fs from "node:fs";
 import postgres from "postgres";
 import { openDb, type DbHandle } from "@/lib/db/client";
-import { setDbHandle } from "@/lib/db";
-import { seedCatalogue } from "@/lib/db/seed/catalogue";
-import type { SeedMode } from "@/lib/db/seed";
+import { setDbHandle } from "@/lib/server/db";
+import { seedCatalogue } from "@/lib/seed/catalogue";
+import type { SeedMode } from "@/lib/seed";
 import { SNAPSHOT_ENV, TEMPLATE_ENV, withDatabase } from "./pg";
 
 export type TestDb = DbHandle & { name: string; url?: string };

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { openDb } from "@/lib/db/client";
-import { seedDatabase } from "@/lib/db/seed";
+import { seedDatabase } from "@/lib/seed";
 import { runtimeProblem } from "@/lib/server/runtime";
 import { SNAPSHOT_ENV, TEMPLATE_ENV, withDatabase } from "./pg";
 

@@ -139,6 +139,10 @@ describe("everything else under /api", () => {
 
   it("reports health and readiness", async () => {
     expect((await call(health.GET, "/api/health")).body).toEqual({ status: "ok" });
+    const keyInQuery = await call(health.GET, "/api/health?api_key=cdx_abc");
+    expect(keyInQuery.status).toBe(400);
+    expect(keyInQuery.body).toMatchObject({ code: "bad_request", status: 400 });
+    expect(keyInQuery.headers.get("content-type")).toBe("application/problem+json");
     const r = await call(ready.GET, "/api/ready");
     expect(r.status).toBe(200);
     expect(r.body.status).toBe("ready");

@@ -52,7 +52,7 @@ describe("POST /api/discover by capability_id", () => {
     const body = discoverResponseSchema.parse(res.body);
     expect(body.resolved).toEqual({ capability_id: "weather.current", confidence: 1, candidates: [] });
     expect(body.ttl_seconds).toBe(300);
-    expect(body.ranking_info).toEqual({ preset: "default", weights: RANKING_PRESETS.default, candidates_considered: 6 });
+    expect(body.ranking_info).toEqual({ preset: "default", weights: RANKING_PRESETS.default, candidates_considered: 6, explored: 0 });
     expect(ids(res.body.ranked_endpoints).sort()).toEqual([eid(1), eid(2), eid(3), eid(4), eid(5)]);
     expect(res.body.fallback_endpoints.map((f) => [f.endpoint_id, f.exclusion_reasons])).toEqual([[eid(6), ["failed_recent_checks"]]]);
     const scores = body.ranked_endpoints.map((e) => e.score);
@@ -154,6 +154,7 @@ describe("ranking", () => {
       preset: "custom",
       weights: { success: 0.5, latency: 0, price: 0.5, stability: 0 },
       candidates_considered: 6,
+      explored: 0,
     });
     const top = res.body.ranked_endpoints[0] as Endpoint & { score_breakdown: { success: number; price: number } };
     expect(top.score).toBeCloseTo(0.5 * top.score_breakdown.success + 0.5 * top.score_breakdown.price, 3);

@@ -8,7 +8,7 @@ import { outcomeReports } from "@/lib/db/schema";
 import type { Principal } from "@/lib/auth/principal";
 import { discover, flushDiscoveryLog, invalidateCandidates } from "@/lib/discovery";
 import { CAPS, recordOutcome, reportRowOf, rollUpAll } from "@/lib/outcomes";
-import { createRandom } from "@/lib/db/seed/random";
+import { createRandom } from "@/lib/seed/random";
 import type { ReportOutcomeBody } from "@/lib/schemas/outcomes";
 import { addAccount, addEndpoint, anonymous, rollupOf } from "./outcomes-fixtures";
 

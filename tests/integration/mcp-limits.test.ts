@@ -8,8 +8,8 @@ import * as mcp from "@/app/api/mcp/route";
 import * as discoverRoute from "@/app/api/discover/route";
 import { createApiKey } from "@/lib/auth/keys";
 import { users } from "@/lib/db/schema";
-import { CATALOGUE } from "@/lib/db/seed/catalogue";
-import { seedDemoEndpoints } from "@/lib/db/seed/demo";
+import { CATALOGUE } from "@/lib/seed/catalogue";
+import { seedDemoEndpoints } from "@/lib/seed/demo";
 import { flushDiscoveryLog } from "@/lib/discovery";
 
 let t: TestDb;

@@ -13,8 +13,8 @@ import * as discoverRoute from "@/app/api/discover/route";
 import * as report from "@/app/api/report_outcome/route";
 import { queryRows } from "@/lib/db/client";
 import { flushDiscoveryLog } from "@/lib/discovery";
-import { CATALOGUE } from "@/lib/db/seed/catalogue";
-import { seedDemoEndpoints, seedDemoHistory } from "@/lib/db/seed/demo";
+import { CATALOGUE } from "@/lib/seed/catalogue";
+import { seedDemoEndpoints, seedDemoHistory } from "@/lib/seed/demo";
 
 let t: TestDb;
 let client: Client;

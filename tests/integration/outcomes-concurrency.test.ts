@@ -7,7 +7,7 @@ import { openDb, queryRows, type Db, type DbHandle } from "@/lib/db/client";
 import { CAPS, WEIGHTS, recordOutcome, recordProbeOutcome } from "@/lib/outcomes";
 import { rollUpReports, rollUpAll } from "@/lib/outcomes/rollup";
 import { ANONYMOUS_POOL_KEY } from "@/lib/outcomes/weights";
-import { createRandom } from "@/lib/db/seed/random";
+import { createRandom } from "@/lib/seed/random";
 import { addAccount, addDiscovery, addEndpoint, anonymous } from "./outcomes-fixtures";
 
 let t: TestDb;

@@ -6,7 +6,7 @@ import { createTestDb, type TestDb } from "../helpers/db";
 import { queryRows } from "@/lib/db/client";
 import { outcomeReports } from "@/lib/db/schema";
 import { getObservedFigures, rollUpAll } from "@/lib/outcomes";
-import { createRandom } from "@/lib/db/seed/random";
+import { createRandom } from "@/lib/seed/random";
 import { addEndpoint } from "./outcomes-fixtures";
 
 let t: TestDb;

@@ -2,9 +2,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { createTestDb, type TestDb } from "../helpers/db";
 import { queryRows } from "@/lib/db/client";
-import { seedScale } from "@/lib/db/seed";
-import { CATALOGUE } from "@/lib/db/seed/catalogue";
-import { seedDemoEndpoints } from "@/lib/db/seed/demo";
+import { seedScale } from "@/lib/seed";
+import { CATALOGUE } from "@/lib/seed/catalogue";
+import { seedDemoEndpoints } from "@/lib/seed/demo";
+import { HISTORY_DAYS } from "@/lib/seed/history";
 import { getObservedFigures } from "@/lib/outcomes/figures";
 
 const opened: TestDb[] = [];
@@ -38,16 +39,32 @@ describe("the demo seed", () => {
     expect(await fingerprint(b)).toEqual(eps);
   });
 
-  it("fills 14 days of outcome history into the rollups, so figures exist at first start", async () => {
+  it("fills 8 days of believable history into the rollups, so figures and charts exist at first start", async () => {
     const t = opened[0];
-    const [span] = await queryRows<{ days: number; pending: number }>(
+    const [span] = await queryRows<{ hours: number; pending: number; future: number }>(
       t.db,
-      sql`select extract(day from max(hour) - min(hour))::int as days,
-                 (select count(*)::int from outcome_reports where not rolled_up) as pending
+      sql`select (extract(epoch from max(hour) - min(hour)) / 3600)::int as hours,
+                 (select count(*)::int from outcome_reports where not rolled_up) as pending,
+                 (select count(*)::int from outcome_reports where created_at > now()) as future
           from outcome_rollups`,
     );
-    expect(span.days).toBeGreaterThanOrEqual(13);
+    expect(span.hours).toBeGreaterThanOrEqual(HISTORY_DAYS * 24 - 1);
+    expect(span.hours).toBeLessThanOrEqual(HISTORY_DAYS * 24 + 2);
     expect(span.pending).toBe(0);
+    expect(span.future).toBe(0);
+    // Not flat: the hours of the last two days differ, in reports, success rate and discover requests.
+    const hourly = await queryRows<{ reports: number; rate: number; discovers: number }>(
+      t.db,
+      sql`select n.reports, round((n.w_success / nullif(n.w_total, 0))::numeric, 3)::float8 as rate,
+                 (select coalesce(sum(requests), 0)::int from discover_counters d where d.hour = n.hour) as discovers
+          from network_rollups n where n.hour > now() - interval '49 hours' and n.hour < date_trunc('hour', now()) - interval '1 hour'`,
+    );
+    expect(hourly.length).toBeGreaterThanOrEqual(44);
+    expect(new Set(hourly.map((h) => h.reports)).size).toBeGreaterThan(hourly.length * 0.7);
+    expect(new Set(hourly.map((h) => h.rate)).size).toBeGreaterThan(hourly.length * 0.7);
+    expect(new Set(hourly.map((h) => h.discovers)).size).toBeGreaterThan(hourly.length * 0.7);
+    const counts = hourly.map((h) => h.reports);
+    expect(Math.max(...counts) / Math.min(...counts)).toBeGreaterThan(1.5);
     const ids = (await fingerprint(t)).slice(0, 20).map((e) => e.id);
     const figures = await getObservedFigures(t.db, ids);
     const withData = [...figures.values()].filter((f) => f.sample_size_7d > 0);
@@ -59,6 +76,19 @@ describe("the demo seed", () => {
       expect(f.success_rate_7d).toBeLessThanOrEqual(1);
       expect(f.p95_latency_ms).toBeGreaterThan(0);
     }
+  });
+
+  it("shows the failing endpoints going bad: poor in the last hours, good earlier in the week", async () => {
+    const [row] = await queryRows<{ recent: number; earlier: number }>(
+      opened[0].db,
+      sql`select sum(r.successes) filter (where r.hour > now() - interval '7 hours')::float8
+                   / nullif(sum(r.reports) filter (where r.hour > now() - interval '7 hours'), 0) as recent,
+                 sum(r.successes) filter (where r.hour < now() - interval '4 days')::float8
+                   / nullif(sum(r.reports) filter (where r.hour < now() - interval '4 days'), 0) as earlier
+          from outcome_rollups r join endpoints e on e.id = r.endpoint_id where e.check_state = 'failing'`,
+    );
+    expect(row.recent).toBeLessThan(0.5);
+    expect(row.earlier).toBeGreaterThan(0.85);
   });
 });
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb } from "../helpers/db";
 import { openDb, type DbHandle } from "@/lib/db/client";
 import { endpoints, submissions } from "@/lib/db/schema";
-import { seedCatalogue } from "@/lib/db/seed/catalogue";
+import { seedCatalogue } from "@/lib/seed/catalogue";
 import { createSubmission } from "@/lib/submissions";
 
 const run = promisify(execFile);

@@ -123,7 +123,7 @@ describe("verification succeeds", () => {
     const s = await createOne({ endpoint_url: "https://late.record-co.com/" });
     const first = await verifyNow(s.id);
     expect(first.status).toBe(409);
-    expect(first.body).toMatchObject({ code: "verification_failed", reason: "nxdomain", found_records: [], status: "pending_verification" });
+    expect(first.body).toMatchObject({ code: "verification_failed", reason: "nxdomain", found_records: [], status: 409, submission_status: "pending_verification" });
     expect((await getOne(s.id)).body).toMatchObject({ status: "pending_verification", last_check: { reason: "nxdomain", found_records: [] } });
     dns.setTxt(s.recordName, [s.value]);
     const second = await verifyNow(s.id);
@@ -207,7 +207,7 @@ describe("verification fails with what was found", () => {
     await t.db.update(submissions).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(submissions.id, s.id));
     const res = await verifyNow(s.id);
     expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ code: "verification_failed", reason: "expired", status: "expired" });
+    expect(res.body).toMatchObject({ code: "verification_failed", reason: "expired", status: 409, submission_status: "expired" });
     expect((await getOne(s.id)).body.status).toBe("expired");
     expect(dns.queryCount(s.recordName)).toBe(0);
   });

@@ -1,7 +1,7 @@
 import net from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDb } from "@/lib/db/client";
-import { setDbHandle } from "@/lib/db";
+import { setDbHandle } from "@/lib/server/db";
 import { call } from "../helpers/http";
 import * as list from "@/app/api/capabilities/route";
 

@@ -1,7 +1,7 @@
 // The latency histogram: log-spaced buckets whose percentiles stay within 5% of the exact ones.
 import { describe, expect, it } from "vitest";
 import { BUCKET_COUNT, bucketBounds, bucketOf, mergeHistograms, quantileOf, type Histogram } from "@/lib/outcomes/histogram";
-import { createRandom } from "@/lib/db/seed/random";
+import { createRandom } from "@/lib/seed/random";
 
 type Rnd = ReturnType<typeof createRandom>;
 const normal = (r: Rnd) => Math.sqrt(-2 * Math.log(1 - r.next())) * Math.cos(2 * Math.PI * r.next());

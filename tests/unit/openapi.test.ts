@@ -5,6 +5,7 @@ import { OPERATIONS } from "@/lib/schemas/descriptor";
 describe("the OpenAPI document", () => {
   const doc = buildOpenApiDocument("http://localhost:3000") as {
     openapi: string;
+    info: { title: string; version: string; license?: { name: string; identifier?: string; url?: string } };
     paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
     components: { schemas: Record<string, unknown> };
   };
@@ -15,6 +16,23 @@ describe("the OpenAPI document", () => {
       const [method, path] = op.split(" ");
       expect(doc.paths[path]?.[method.toLowerCase()], op).toBeDefined();
     }
+  });
+
+  it("gives every operation its 4xx answers, as problem+json", () => {
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const clientErrors = Object.keys(op.responses).filter((s) => s.startsWith("4"));
+        expect(clientErrors.length, `${method} ${path}`).toBeGreaterThan(0);
+        for (const s of clientErrors) expect(JSON.stringify(op.responses[s]), `${method} ${path} ${s}`).toContain("application/problem+json");
+      }
+    }
+  });
+
+  it("names the API's licence in info, as package.json does", async () => {
+    const pkg = (await import("@/package.json")).default as { license: string };
+    expect(doc.info.license?.name).toMatch(new RegExp(`^${pkg.license}\\b`));
+    // OpenAPI 3.1: identifier (SPDX) and url exclude each other.
+    expect(doc.info.license?.identifier && doc.info.license?.url).toBeFalsy();
   });
 
   it("has every $ref resolvable inside the document", () => {

@@ -163,23 +163,102 @@ describe("exploration", () => {
     expect(established[0].figures.weighted_total_7d).toBeGreaterThanOrEqual(EXPLORATION_MAX_WEIGHT);
   });
 
-  it("places the new endpoint within the limit in an exploring window, and nowhere near it otherwise", () => {
-    const pool = [...established, newcomer];
+  /** The first window (from 0) in which the pool explores, and the first in which it does not. */
+  const windows = (pool: Parameters<typeof pickExplorer>[1], rate = 0.1) => {
     let on = -1;
     let off = -1;
     for (let w = 0; w < 1000 && (on < 0 || off < 0); w++) {
-      const picked = pickExplorer("weather.current", pool, w, 0.1) !== null;
+      const picked = pickExplorer("weather.current", pool, w, rate) !== null;
       if (picked && on < 0) on = w;
       if (!picked && off < 0) off = w;
     }
-    const exploring = rankCandidates(pool, opts({ window: on, explorationRate: 0.1 }));
-    expect(ids(exploring.ranked)).toContain(newcomer.id);
-    const explorer = exploring.ranked.find((e) => e.endpoint_id === newcomer.id)!;
-    expect(explorer.score_breakdown.success).toBe(1);
+    return { on, off };
+  };
+
+  it("places the new endpoint second in an exploring window, labelled, with its real score; nowhere near it otherwise", () => {
+    const pool = [...established, newcomer];
+    const { on, off } = windows(pool);
     const quiet = rankCandidates(pool, opts({ window: off, explorationRate: 0.1 }));
     expect(ids(quiet.ranked)).not.toContain(newcomer.id);
+    expect(quiet.explored).toBe(0);
+    expect([...quiet.ranked, ...quiet.fallbacks].some((e) => e.exploration)).toBe(false);
+
+    const exploring = rankCandidates(pool, opts({ window: on, explorationRate: 0.1 }));
+    expect(ids(exploring.ranked)[1]).toBe(newcomer.id);
+    expect(exploring.ranked[0].exploration).toBeUndefined();
+    expect(exploring.ranked[1].exploration).toBe(true);
+    expect(exploring.explored).toBe(1);
+    // Exploration changes the place, not the numbers: the same score and breakdown as in a quiet window.
+    const real = rankCandidates(pool, opts({ window: off, explorationRate: 0.1, limit: 20 })).ranked.find((e) => e.endpoint_id === newcomer.id)!;
+    const { exploration, ...placed } = exploring.ranked[1];
+    expect(exploration).toBe(true);
+    expect(placed).toEqual(real);
+    expect(placed.score_breakdown.success).toBeLessThan(exploring.ranked[0].score_breakdown.success);
+    expect(placed.score).toBeLessThan(exploring.ranked[2].score);
     // Same window, same answer.
     expect(rankCandidates(pool, opts({ window: on, explorationRate: 0.1 }))).toEqual(exploring);
+  });
+
+  it("never puts an explored endpoint first while an established endpoint meets the constraints, whatever the window", () => {
+    // The case: 10 perfect reports against 167 with 100% success and a slower p95.
+    const proven = candidate({ id: 500, ok: 167, total: 167, p95: 514, price: 0.01 });
+    const young = candidate({ id: 501, ok: 10, total: 10, p95: 120, price: 0.005 });
+    const pool = [proven, young, ...established.slice(0, 3)];
+    let exploredWindows = 0;
+    for (let w = 0; w < 400; w++) {
+      for (const limit of [1, 2, 5]) {
+        const r = rankCandidates(pool, opts({ window: w, explorationRate: 0.5, limit }));
+        expect(r.ranked[0].exploration).toBeUndefined();
+        expect(r.ranked[0].endpoint_id).not.toBe(young.id);
+        const flagged = [...r.ranked, ...r.fallbacks].filter((e) => e.exploration);
+        expect(flagged.length).toBe(r.explored);
+        if (r.explored && limit === 5) {
+          exploredWindows++;
+          expect(r.ranked[1].endpoint_id).toBe(young.id);
+        }
+      }
+    }
+    expect(exploredWindows).toBeGreaterThan(100);
+  });
+
+  it("with limit 1, offers the explored endpoint first among the fallbacks, labelled", () => {
+    const pool = [...established, newcomer];
+    const { on } = windows(pool);
+    const r = rankCandidates(pool, opts({ window: on, explorationRate: 0.1, limit: 1 }));
+    expect(r.ranked[0].endpoint_id).not.toBe(newcomer.id);
+    expect(r.fallbacks[0]).toMatchObject({ endpoint_id: newcomer.id, exploration: true, exclusion_reasons: ["beyond_limit"] });
+    expect(r.explored).toBe(1);
+  });
+
+  it("may put the explored endpoint first when no established endpoint meets the constraints", () => {
+    const elsewhere = established.map((c) => ({ ...c, networkName: "polygon", network: "polygon" }));
+    const rookie = candidate({ id: 600, ok: 2, total: 4, p95: 300 });
+    const pool = [...elsewhere, newcomer, rookie];
+    const { on } = windows(pool, 0.5);
+    const explorer = pickExplorer("weather.current", pool, on, 0.5);
+    const r = rankCandidates(pool, opts({ window: on, explorationRate: 0.5, constraints: { network: "base" } }));
+    expect(r.ranked.every((e) => e.payment.network === "base")).toBe(true);
+    expect(r.ranked[0].endpoint_id).toBe(explorer);
+  });
+
+  it("leaves the order alone when the explorer's own score already places it", () => {
+    // A new endpoint that beats every established one on its short record is first on its merits, unlabelled.
+    const weak = Array.from({ length: 3 }, (_, i) => candidate({ id: 700 + i, ok: 400, total: 1000, p95: 2000, price: 1 }));
+    const star = candidate({ id: 799, ok: 19, total: 19, p95: 50, price: 0.001 });
+    const pool = [...weak, star];
+    const { on } = windows(pool);
+    const r = rankCandidates(pool, opts({ window: on, explorationRate: 0.1 }));
+    expect(r.ranked[0].endpoint_id).toBe(star.id);
+    expect(r.explored).toBe(0);
+    expect(r.ranked[0].exploration).toBeUndefined();
+  });
+
+  it("does not explore an endpoint that misses the constraints", () => {
+    const pool = [...established, { ...newcomer, pricePerCall: 5 }];
+    const { on } = windows(pool);
+    const r = rankCandidates(pool, opts({ window: on, explorationRate: 0.1, constraints: { max_price: 1 } }));
+    expect(ids(r.ranked)).not.toContain(newcomer.id);
+    expect(r.explored).toBe(0);
   });
 
   it("hashes to a roughly uniform [0,1)", () => {

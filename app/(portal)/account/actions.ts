@@ -5,7 +5,7 @@ import { headers } from "next/headers";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { signOut } from "@/auth";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/server/db";
 import { isApiError } from "@/lib/http/errors";
 import { createApiKey, revokeApiKey } from "@/lib/auth/keys";
 import { isSameOrigin } from "@/lib/auth/origin";

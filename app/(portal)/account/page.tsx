@@ -4,7 +4,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { Notice } from "@/components/notice";
 import { PageTitle } from "@/components/page-title";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/server/db";
 import { listApiKeys } from "@/lib/auth/keys";
 import { getSessionUser } from "@/lib/auth/session";
 import { firstParam, type SearchParams } from "@/lib/portal/params";

@@ -4,7 +4,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Notice } from "@/components/notice";
 import { PageTitle } from "@/components/page-title";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/server/db";
 import { isApiError } from "@/lib/http/errors";
 import { firstParam, type SearchParams } from "@/lib/portal/params";
 import { getRegistry, listCapabilities } from "@/lib/registry";

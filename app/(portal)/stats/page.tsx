@@ -3,7 +3,7 @@
 import type { Metadata } from "next";
 import { PageTitle } from "@/components/page-title";
 import { StatsDashboard } from "@/components/stats-dashboard";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/server/db";
 import { getRegistry } from "@/lib/registry";
 import { getStats } from "@/lib/stats";
 

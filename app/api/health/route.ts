@@ -1,6 +1,18 @@
+import { rejectKeyInQuery } from "@/lib/auth/principal";
+import { problemResponse, siteOrigin, toApiError } from "@/lib/http/problem";
 import { json, methods, requestIdOf } from "@/lib/http/route";
 
-// Liveness only: no database, no wrapper work, so it measures the bare server.
+// Liveness only: no database, no wrapper work, so it measures the bare server. Like every
+// operation it refuses an API key in the query string (400): such a key ends up in logs.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: async (req) => json({ status: "ok" }, 200, { "X-Request-Id": requestIdOf(req) }),
+  GET: async (req) => {
+    const requestId = requestIdOf(req);
+    const url = new URL(req.url);
+    try {
+      if (url.search) rejectKeyInQuery(url);
+    } catch (err) {
+      return problemResponse(toApiError(err), requestId, siteOrigin(url.origin));
+    }
+    return json({ status: "ok" }, 200, { "X-Request-Id": requestId });
+  },
 });

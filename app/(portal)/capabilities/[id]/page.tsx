@@ -7,7 +7,7 @@ import { CodeBlock } from "@/components/code-block";
 import { EndpointTable } from "@/components/endpoint-table";
 import { EndpointFilters } from "@/components/endpoint-filters";
 import { Notice } from "@/components/notice";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/server/db";
 import { discover, listRankedEndpoints } from "@/lib/discovery";
 import { isApiError } from "@/lib/http/errors";
 import { getEndpointFacts } from "@/lib/portal/endpoints";

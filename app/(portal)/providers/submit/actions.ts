@@ -2,7 +2,7 @@
 // The wizard's one server action: checks the current step with the submit schema, moves between
 // steps, and on the last step creates the submission (same rate limit as POST /api/submit).
 import { redirect } from "next/navigation";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/server/db";
 import { isApiError } from "@/lib/http/errors";
 import { portalSubmitter } from "@/lib/portal/request";
 import { WIZARD_FIELDS, WIZARD_STEPS, stepOfPointer, validateAll, validateStep, type WizardErrors, type WizardValues } from "@/lib/portal/wizard";

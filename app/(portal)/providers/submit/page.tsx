@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { PageTitle } from "@/components/page-title";
 import { SubmitWizard } from "@/components/submit-wizard";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/server/db";
 import { firstParam, type SearchParams } from "@/lib/portal/params";
 import { portalUser } from "@/lib/portal/request";
 import { getRegistry } from "@/lib/registry";

@@ -2,7 +2,7 @@
 // "Check now" on a submission's page: looks the DNS record up at once (same limit as
 // POST /api/submit/{id}/verify) and re-renders the page with the new state.
 import { revalidatePath } from "next/cache";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/server/db";
 import { isApiError } from "@/lib/http/errors";
 import { portalPrincipal } from "@/lib/portal/request";
 import { checkRateLimit } from "@/lib/ratelimit";

@@ -10,7 +10,7 @@ import { DnsHostInstructions } from "@/components/dns-host-instructions";
 import { EndpointTable } from "@/components/endpoint-table";
 import { Notice } from "@/components/notice";
 import { SubmissionBadge } from "@/components/submission-badge";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/server/db";
 import { listRankedEndpoints } from "@/lib/discovery";
 import { isApiError } from "@/lib/http/errors";
 import { getEndpointFacts } from "@/lib/portal/endpoints";

@@ -1,7 +1,7 @@
 // Seeding: `demo` (catalogue + demo providers and history), `catalogue` (capabilities only), `none`;
 // and the benchmark-sized registry (`--scale N`: N capabilities, 20N endpoints, 1000N reports).
 import { sql } from "drizzle-orm";
-import { queryRows, type Db } from "../client";
+import { queryRows, type Db } from "@/lib/db/client";
 import { CATALOGUE, seedCatalogue } from "./catalogue";
 import { seedDemoEndpoints, seedDemoHistory } from "./demo";
 import { seedScale } from "./scale";

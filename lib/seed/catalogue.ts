@@ -1,7 +1,7 @@
 // Loads the starter registry (lib/registry/capabilities.json) into the database.
 import { sql } from "drizzle-orm";
-import type { Db } from "../client";
-import { capabilities, categories } from "../schema";
+import type { Db } from "@/lib/db/client";
+import { capabilities, categories } from "@/lib/db/schema";
 import catalogue from "@/lib/registry/capabilities.json";
 import { bumpRegistryVersion } from "@/lib/registry/version";
 

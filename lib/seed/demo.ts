@@ -1,9 +1,10 @@
-// Demo data: providers on .example domains with 2-6 endpoints per capability, and synthetic
-// outcome history and discover counts, so rankings and stats mean something at first start.
-// Deterministic: the same PRNG seed and SQL setseed on every machine.
+// Demo data: providers on .example domains with 2-6 endpoints per capability, and a believable
+// recent history of outcome reports and discover requests (lib/seed/history.ts), so rankings and
+// stats mean something at first start. Deterministic: the same PRNG seed on every machine.
 import { sql } from "drizzle-orm";
-import { queryRows, type Db } from "../client";
-import { endpoints, providers, type NewEndpoint } from "../schema";
+import { queryRows, type Db } from "@/lib/db/client";
+import { endpoints, providers, type NewEndpoint } from "@/lib/db/schema";
+import { planHistory, type HistoryEndpoint, type HistoryOptions, type PlannedReport } from "./history";
 import { createRandom, seededUuid } from "./random";
 import { rollUpAll } from "@/lib/outcomes/rollup";
 import { WEIGHTS } from "@/lib/outcomes/weights";
@@ -15,14 +16,6 @@ const PROVIDER_WORDS = [
 ];
 const PROVIDER_SUFFIX = ["Labs", "API", "Data", "Cloud", "Works", "Systems"];
 const NETWORK_MIX: NetworkName[] = ["base", "base", "base", "base-sepolia", "polygon", "solana", "arbitrum", "optimism", "ethereum", "avalanche"];
-
-export type DemoOptions = {
-  /** Days of synthetic history (default 14). */
-  days?: number;
-  /** Mean outcome reports per endpoint per hour (default 0.6). */
-  reportsPerHour?: number;
-  seed?: number;
-};
 
 export type SeedCounts = { providers: number; endpoints: number; reports: number };
 
@@ -91,54 +84,53 @@ export async function seedDemoEndpoints(
 }
 
 /**
- * Synthetic outcome reports for every demo endpoint over the last `days` days, generated inside
- * the database (each endpoint has its own true success rate and latency), then rolled up.
+ * The demo network's recent history (lib/seed/history.ts): outcome reports of every demo endpoint
+ * and discover requests of every capability over the last `days` days (default 8: the 7-day window
+ * and a day to spare), up to the present moment of the current hour, then rolled up like live reports.
  */
-export async function seedDemoHistory(db: Db, opts: DemoOptions = {}): Promise<number> {
-  const days = opts.days ?? 14;
-  const perHour = opts.reportsPerHour ?? 0.6;
-  const seed = ((opts.seed ?? 42) % 1000) / 1000;
-  await db.transaction(async (tx) => {
-    await tx.execute(sql`select setseed(${seed})`);
-    // Per endpoint: success rate 0.55..0.995 (failing ones lower), median latency 40..1600 ms.
-    await tx.execute(sql`
+export async function seedDemoHistory(db: Db, opts: HistoryOptions = {}): Promise<number> {
+  const [clock] = await queryRows<{ hour: Date | string; into: number }>(
+    db,
+    sql`select date_trunc('hour', now()) as hour, extract(epoch from now() - date_trunc('hour', now()))::float8 as into`,
+  );
+  const hour = new Date(clock.hour);
+  const eps = await queryRows<HistoryEndpoint>(
+    db,
+    sql`select id::text as id, capability_id as "capabilityId", provider_id::text as "providerId", network, check_state as "checkState"
+        from endpoints where is_demo order by id`,
+  );
+  const caps = (await queryRows<{ id: string }>(db, sql`select id from capabilities order by id`)).map((c) => c.id);
+  const { reports, counters } = planHistory(eps, caps, hour, Number(clock.into), opts);
+  const at = hour.toISOString();
+  // Columns as array literals, unnested in the database: far cheaper to parse than JSON.
+  const ids = `{${eps.map((e) => e.id).join(",")}}`;
+  const column = (rows: PlannedReport[], k: number) => `{${rows.map((r) => r[k]).join(",")}}`;
+  for (let i = 0; i < reports.length; i += CHUNK) {
+    const rows = reports.slice(i, i + CHUNK);
+    await db.execute(sql`
       insert into outcome_reports (endpoint_id, success, latency_ms, status_code, reporter_kind, reporter_key, weight, created_at)
-      select e.id,
-             r.u_success < e.rate,
-             greatest(1, round(exp(ln(e.median) + 0.45 * sqrt(-2 * ln(greatest(r.u1, 1e-9))) * cos(2 * pi() * r.u2))))::int,
-             case when r.u_success < e.rate then 200 else (array[500, 502, 503, 504, 429])[1 + floor(r.u2 * 5)::int] end,
-             case when r.u1 < 0.5 then 'authenticated' else 'anonymous' end,
-             'seed:' || floor(r.u2 * 50)::int,
-             case when r.u1 < 0.5 then ${WEIGHTS.authenticated}::float8 else ${WEIGHTS.anonymous}::float8 end,
-             h.hour + r.u1 * interval '1 hour'
-      from (select id, is_demo,
-                   case when check_state = 'failing' then 0.35 + 0.3 * ((abs(hashtext(id::text || 'r')) % 1000) / 1000.0)
-                        else 0.55 + 0.445 * sqrt((abs(hashtext(id::text || 'r')) % 1000) / 1000.0) end as rate,
-                   40 + (abs(hashtext(id::text || 'l')) % 1560) as median,
-                   0.2 + 1.6 * ((abs(hashtext(id::text || 'v')) % 1000) / 1000.0) as volume
-            from endpoints where is_demo order by id) e
-      cross join lateral (
-        select generate_series(date_trunc('hour', now()) - ${days * 24 - 1} * interval '1 hour', date_trunc('hour', now()) - interval '1 hour', interval '1 hour') as hour
-      ) h
-      cross join lateral (
-        select random() as u_success, random() as u1, random() as u2
-        from generate_series(1, floor(random() * ${2 * perHour} * e.volume + random())::int)
-      ) r
-      order by e.id, h.hour`);
-    // Discover requests per capability and hour, busier for popular categories.
-    await tx.execute(sql`
-      insert into discover_counters (capability_id, hour, requests, intent_requests)
-      select c.id, h.hour, n, floor(n * (0.3 + 0.4 * random()))::int
-      from (select id from capabilities order by id) c
-      cross join generate_series(date_trunc('hour', now()) - ${days * 24 - 1} * interval '1 hour', date_trunc('hour', now()), interval '1 hour') as h(hour)
-      cross join lateral (select floor(random() * (2 + (abs(hashtext(c.id)) % 12)))::int as n) k
-      where n > 0
-      on conflict do nothing`);
-  });
-  const [{ count }] = await queryRows<{ count: number }>(db, sql`select count(*)::int as count from outcome_reports`);
+      select (${ids}::uuid[])[r.e + 1], r.ok = 1, r.latency, r.status,
+             case when r.auth = 1 then 'authenticated' else 'anonymous' end,
+             case when r.auth = 1 then 'seed:k' else 'seed:a' end || r.reporter,
+             case when r.auth = 1 then ${WEIGHTS.authenticated}::float8 else ${WEIGHTS.anonymous}::float8 end,
+             ${at}::timestamptz + r.at * interval '1 second'
+      from unnest(${column(rows, 0)}::int[], ${column(rows, 1)}::int[], ${column(rows, 2)}::int[], ${column(rows, 3)}::int[],
+                  ${column(rows, 4)}::int[], ${column(rows, 5)}::int[], ${column(rows, 6)}::int[])
+           as r(e, at, ok, latency, status, auth, reporter)`);
+  }
+  const capIds = `{${caps.map((c) => `"${c.replace(/["\\]/g, "")}"`).join(",")}}`;
+  const counterColumn = (k: number) => `{${counters.map((r) => r[k]).join(",")}}`;
+  await db.execute(sql`
+    insert into discover_counters (capability_id, hour, requests, intent_requests)
+    select (${capIds}::text[])[r.c + 1], ${at}::timestamptz - r.ago * interval '1 hour', r.requests, r.intent
+    from unnest(${counterColumn(0)}::int[], ${counterColumn(1)}::int[], ${counterColumn(2)}::int[], ${counterColumn(3)}::int[])
+         as r(c, ago, requests, intent)
+    on conflict do nothing`);
   await rollUpAll(db);
-  return Number(count);
+  return reports.length;
 }
+
+const CHUNK = 20_000;
 
 function slug(s: string) {
   return s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");

@@ -1,8 +1,8 @@
 // The benchmark-sized registry: N capabilities (the catalogue plus generated variants), 20 endpoints
 // each, and 1,000 outcome reports per capability over the last 7 days, generated in the database.
 import { sql } from "drizzle-orm";
-import { queryRows, type Db } from "../client";
-import { capabilities } from "../schema";
+import { queryRows, type Db } from "@/lib/db/client";
+import { capabilities } from "@/lib/db/schema";
 import { CATALOGUE, seedCatalogue } from "./catalogue";
 import { seedDemoEndpoints } from "./demo";
 import { rollUpAll } from "@/lib/outcomes/rollup";

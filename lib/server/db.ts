@@ -1,6 +1,7 @@
-// The process-wide database: opened, migrated and (when empty) seeded once, at start-up.
-import { openDb, type Db, type DbHandle } from "./client";
-import { seedIfEmpty } from "./seed";
+// The process-wide database: opened, migrated and (when empty) seeded once, at start-up. It lives
+// here, not in lib/db, because seeding stands on the domains (registry, outcomes) that stand on lib/db.
+import { openDb, type Db, type DbHandle } from "@/lib/db/client";
+import { seedIfEmpty } from "@/lib/seed";
 
 type State = { handle: Promise<DbHandle> };
 const globalState = globalThis as unknown as { __capdexDb?: State };
@@ -30,4 +31,4 @@ export function setDbHandle(handle: DbHandle): void {
   globalState.__capdexDb = { handle: Promise.resolve(handle) };
 }
 
-export type { Db } from "./client";
+export type { Db } from "@/lib/db/client";
