@@ -11,7 +11,7 @@ import { loadIntentModel, modelLogits, NONE_CLASS, type IntentModel } from "./in
 export type { IntentDoc, IntentCandidate, IntentResolution };
 
 /** Below this confidence the service answers 404 intent_unresolved. */
-export const INTENT_CONFIDENCE_FLOOR = 0.5;
+export const INTENT_CONFIDENCE_FLOOR = 0.4;
 
 export type IntentIndex = {
   readonly ids: readonly string[];

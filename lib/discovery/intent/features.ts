@@ -25,6 +25,20 @@ const FUNCTION_WORDS = new Set(
   ).split(/\s+/),
 );
 
+// Chat shorthand, spelled out before features are taken, so "wx in nyc tmrw pls" reads as the words
+// it stands for. Only unambiguous, widespread forms.
+const SHORTHAND: ReadonlyMap<string, string[]> = new Map(
+  Object.entries({
+    wx: "weather", tmrw: "tomorrow", tmr: "tomorrow", tmrrw: "tomorrow", "2moro": "tomorrow", "2day": "today", tdy: "today",
+    rn: "right now", atm: "at the moment", asap: "as soon as possible", pls: "please", plz: "please", thx: "thanks",
+    px: "price", qty: "quantity", addr: "address", msg: "message", msgs: "messages", txt: "text", pic: "picture",
+    pics: "pictures", img: "image", imgs: "images", vid: "video", vids: "videos", doc: "document", docs: "documents",
+    pdfs: "pdf", info: "information", num: "number", nr: "number", acct: "account", convo: "conversation",
+    temp: "temperature", temps: "temperatures", fcst: "forecast", w: "with", u: "you", ur: "your", r: "are",
+    b4: "before", bc: "because", cuz: "because", abt: "about", nyc: "new york", sf: "san francisco", la: "los angeles",
+  }).map(([k, v]) => [k, v.split(" ")]),
+);
+
 const WORD = /[\p{L}\p{N}]+/gu;
 const STEM_LENGTH = 6;
 const MIN_GRAM_WORD = 4;
@@ -38,10 +52,26 @@ function isFunctionWord(w: string): boolean {
   return FUNCTION_WORDS.has(w) || /^\d+$/.test(w);
 }
 
+// A URL is taken out as a value, but its host ("youtube", "github") and its file type (".jpg",
+// ".mp3") say what the need is about: they are kept as words.
+const URL_PARTS = /\bhttps?:\/\/(?:www\.)?([a-z0-9.-]+)[^\s?#"'<>]*?(?:\.([a-z0-9]{2,4}))?(?=[\s?#"'<>]|$)/gi;
+const HOST_NOISE = new Set(["com", "org", "net", "io", "co", "uk", "de", "fr", "es", "it", "pt", "br", "app", "dev", "api", "cdn", "www"]);
+
+function urlWords(raw: string): string[] {
+  if (!raw.includes("://")) return [];
+  const out: string[] = [];
+  for (const m of raw.matchAll(URL_PARTS)) {
+    for (const label of m[1].toLowerCase().split(".")) if (label && !HOST_NOISE.has(label) && !/^\d+$/.test(label)) out.push(label);
+    if (m[2]) out.push(m[2].toLowerCase());
+  }
+  return out;
+}
+
 /** The words of a text (accents folded, values taken out) and its value kinds ("@ip", "@url"). */
 export function intentWords(raw: string): { words: string[]; values: string[] } {
-  const { text, values } = extractValues(raw);
-  return { words: text.match(WORD) ?? [], values };
+  const { text, values } = extractValues(raw, { keepQuoted: true });
+  const words = [...(text.match(WORD) ?? []), ...urlWords(raw)];
+  return { words: words.some((w) => SHORTHAND.has(w)) ? words.flatMap((w) => SHORTHAND.get(w) ?? [w]) : words, values };
 }
 
 /**

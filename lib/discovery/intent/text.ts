@@ -98,16 +98,17 @@ export type Extracted = { text: string; values: string[] };
 
 /**
  * Pulls value tokens out of (case-preserved) text and returns the rest lowercased.
- * Quoted spans are payload ("translate 'good morning'"), not a description of the need, so they are dropped.
+ * Quoted spans are payload ("translate 'good morning'"), not a description of the need, so they are dropped
+ * (unless `keepQuoted`: the model weighs their words itself, and "instruction='make the car red'" is the need).
  */
-export function extractValues(raw: string): Extracted {
+export function extractValues(raw: string, { keepQuoted = false } = {}): Extracted {
   const values: string[] = [];
   let s = cleanText(raw);
   for (const [re, rep, needs] of FOLDS) if (needs.test(s)) s = s.replace(re, rep);
   if (!QUOTE_TRIGGER.test(s)) return VALUE_TRIGGER.test(s) ? extractPatterns(s, values) : { text: s.toLowerCase(), values };
-  s = s.replace(QUOTED, (_m, pre: string) => {
+  s = s.replace(QUOTED, (_m, pre: string, inner: string) => {
     values.push("@quoted");
-    return `${pre} `;
+    return keepQuoted ? `${pre} ${inner} ` : `${pre} `;
   });
   return VALUE_TRIGGER.test(s) ? extractPatterns(s, values) : { text: s.toLowerCase(), values };
 }
