@@ -1,34 +1,37 @@
-// Periodic background jobs, safe with any number of instances: before a run, an instance claims the
-// job's row in job_claims with one atomic update (due time and lease on the database clock), so each
-// run happens once however many servers or workers are up.
+// The scheduler of periodic background jobs, safe with any number of instances: before a run, an
+// instance claims the job's row in job_claims with one atomic update (due time and lease on the
+// database clock), so each run happens once however many servers or workers are up. Which jobs
+// exist is not its business: the caller hands it a list (lib/jobs/all.ts).
 import os from "node:os";
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "@/lib/db/client";
+
+export type JobContext = {
+  /** Aborted when the process is stopping: a long run returns at its next safe point (between batches). */
+  signal: AbortSignal;
+};
 
 export type Job = {
   name: string;
   /** How often the job is due, in milliseconds. */
   everyMs: number;
   /** Runs one pass; returns a small summary kept in job_claims.last_result. */
-  run: (db: Db) => Promise<Record<string, unknown> | void>;
+  run: (db: Db, ctx: JobContext) => Promise<Record<string, unknown> | void>;
 };
 
-const jobs = new Map<string, Job>();
 export const INSTANCE_ID = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
 
-export function registerJob(job: Job): void {
-  jobs.set(job.name, job);
-}
-
-export function listJobs(): Job[] {
-  return [...jobs.values()];
-}
+const NEVER_ABORTED = new AbortController().signal;
 
 /**
  * Claims the job if it is due (last run at least everyMs ago and nobody holds the lease) and runs it.
  * Returns the job's summary, or null when another instance has it or it is not due.
  */
-export async function runIfDue(db: Db, job: Job, opts: { force?: boolean } = {}): Promise<Record<string, unknown> | null> {
+export async function runIfDue(
+  db: Db,
+  job: Job,
+  opts: { force?: boolean; signal?: AbortSignal } = {},
+): Promise<Record<string, unknown> | null> {
   const leaseMs = Math.max(job.everyMs, 60_000);
   const claimed = await queryRows<{ name: string }>(
     db,
@@ -43,7 +46,7 @@ export async function runIfDue(db: Db, job: Job, opts: { force?: boolean } = {})
   if (!claimed.length) return null;
   let result: Record<string, unknown> = {};
   try {
-    result = (await job.run(db)) ?? {};
+    result = (await job.run(db, { signal: opts.signal ?? NEVER_ABORTED })) ?? {};
   } catch (err) {
     result = { error: err instanceof Error ? err.message : String(err) };
     console.error(`[capdex] job ${job.name} failed:`, err);
@@ -56,33 +59,40 @@ export async function runIfDue(db: Db, job: Job, opts: { force?: boolean } = {})
   return result;
 }
 
+export type Scheduler = {
+  /** Starts no new run, asks running ones to return at a safe point, and waits for them. */
+  stop: () => Promise<void>;
+};
+
 /**
- * Runs every registered job on its own schedule: each job is tried when its interval has passed
- * since this instance last tried it, and a slow job (a probe pass) never holds up the others.
- * Returns a stop function.
+ * Runs the given jobs, each on its own schedule: a job is tried when its interval has passed since
+ * this instance last tried it, and a slow job (a probe pass) never holds up the others.
  */
-export function startWorker(db: Db, opts: { tickMs?: number } = {}): () => void {
+export function startJobs(db: Db, jobs: readonly Job[], opts: { tickMs?: number } = {}): Scheduler {
   const tickMs = opts.tickMs ?? 1_000;
-  let stopped = false;
-  const running = new Set<string>();
+  const stopping = new AbortController();
+  const running = new Map<string, Promise<unknown>>();
   const lastTried = new Map<string, number>();
   const tick = () => {
-    if (stopped) return;
+    if (stopping.signal.aborted) return;
     const now = Date.now();
-    for (const job of listJobs()) {
+    for (const job of jobs) {
       if (running.has(job.name) || now - (lastTried.get(job.name) ?? 0) < job.everyMs) continue;
-      running.add(job.name);
       lastTried.set(job.name, now);
-      runIfDue(db, job)
+      const run = runIfDue(db, job, { signal: stopping.signal })
         .catch((err) => console.error(`[capdex] job ${job.name}:`, err))
         .finally(() => running.delete(job.name));
+      running.set(job.name, run);
     }
   };
   const timer = setInterval(tick, tickMs);
   timer.unref?.();
   tick();
-  return () => {
-    stopped = true;
-    clearInterval(timer);
+  return {
+    stop: async () => {
+      stopping.abort();
+      clearInterval(timer);
+      await Promise.all(running.values());
+    },
   };
 }
