@@ -1,13 +1,11 @@
-// Server start-up: warnings for unsafe switches, the database opened early, the discovery caches
-// warmed, and the background jobs of lib/jobs/all.ts (unless CAPDEX_WORKER=off).
-import { getDb, getDbHandle, type Db } from "@/lib/db";
-import type { Scheduler } from "@/lib/jobs";
-
-const RETRY_MS = 5_000;
-const state = globalThis as unknown as { __capdexJobs?: Scheduler };
+// Server start-up: warnings for unsafe switches, graceful shutdown on SIGTERM, the database opened
+// early, and background work (lib/server/background.ts).
+import { getDbHandle } from "@/lib/db";
+import { retryBackgroundWork, startBackgroundWork } from "./background";
 
 export async function startServer() {
   (await import("@/lib/auth/startup")).prepareAuth();
+  await installServerShutdown();
   if (process.env.CAPDEX_RATE_LIMIT === "off") {
     console.warn("[capdex] WARNING: CAPDEX_RATE_LIMIT=off - rate limiting is disabled. Use this for benchmarks only.");
   }
@@ -27,30 +25,19 @@ export async function startServer() {
   }
 }
 
-async function retryBackgroundWork() {
-  for (;;) {
-    await new Promise((r) => setTimeout(r, RETRY_MS).unref());
-    try {
-      await startBackgroundWork((await getDbHandle()).db);
-      return;
-    } catch {
-      /* still unreachable */
-    }
+// `next start` ends the process on SIGTERM itself as soon as its connections close, which would cut
+// the flush and the pool's close short; NEXT_MANUAL_SIG_HANDLE (set by `npm start`) leaves the
+// signals to us (next/dist/server/lib/start-server.js, Next 16).
+async function installServerShutdown() {
+  const { watchHttpServer } = await import("./http-drain");
+  const { installShutdown } = await import("./shutdown");
+  const { stopServer } = await import("./stop");
+  watchHttpServer();
+  if (!process.env.NEXT_MANUAL_SIG_HANDLE) {
+    console.warn(
+      "[capdex] WARNING: NEXT_MANUAL_SIG_HANDLE is not set, so Next ends the process on SIGTERM as soon as its connections close; " +
+        "the last second of the discovery log may be lost. Start with `npm start`, which sets it.",
+    );
   }
-}
-
-async function startBackgroundWork(db: Db) {
-  const { startWarmingDiscovery } = await import("@/lib/discovery/warm");
-  startWarmingDiscovery(getDb);
-  if (process.env.CAPDEX_WORKER === "off" || state.__capdexJobs) return;
-  const { startJobs } = await import("@/lib/jobs");
-  const { ALL_JOBS } = await import("@/lib/jobs/all");
-  state.__capdexJobs = startJobs(db, ALL_JOBS);
-}
-
-/** Stops this server's background jobs at a safe point (shutdown); resolves at once if none run. */
-export async function stopBackgroundJobs(): Promise<void> {
-  const jobs = state.__capdexJobs;
-  state.__capdexJobs = undefined;
-  await jobs?.stop();
+  installShutdown({ stop: () => stopServer((m) => console.log(`[capdex] ${m}`)) });
 }
