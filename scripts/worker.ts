@@ -1,20 +1,29 @@
 // `npm run worker`: the background jobs of lib/jobs/all.ts without the web server (the server runs
 // them too unless CAPDEX_WORKER=off). SIGTERM stops the jobs at a safe point (each run returns
 // between batches), closes the pool and exits within 10 s; a second signal exits at once.
+// With METRICS_PORT set it serves GET /metrics there (jobs' runs, failures, duration and lag).
 import { assertSupportedRuntime } from "@/lib/server/runtime";
 import { openDb } from "@/lib/db/client";
 import { seedIfEmpty } from "@/lib/db/seed";
 import { startJobs } from "@/lib/jobs";
 import { ALL_JOBS } from "@/lib/jobs/all";
 import { installShutdown } from "@/lib/server/shutdown";
+import { metrics } from "@/lib/metrics";
+import { serveMetrics } from "@/lib/metrics/serve";
 
 console.log(`[capdex] worker on Node ${assertSupportedRuntime()}`);
 const handle = await openDb({ url: process.env.DATABASE_URL || undefined });
 await seedIfEmpty(handle.db);
+metrics();
+const metricsServer = process.env.METRICS_PORT
+  ? await serveMetrics(handle, Number(process.env.METRICS_PORT), process.env.METRICS_HOST || undefined)
+  : null;
+if (metricsServer) console.log(`[capdex] worker metrics on http://${process.env.METRICS_HOST || "127.0.0.1"}:${process.env.METRICS_PORT}/metrics`);
 const jobs = startJobs(handle.db, ALL_JOBS);
 console.log(`[capdex] worker running jobs: ${ALL_JOBS.map((j) => j.name).join(", ")}`);
 installShutdown({
   stop: async () => {
+    metricsServer?.close();
     await jobs.stop();
     await handle.close();
   },

@@ -25,6 +25,12 @@ export async function getDb(): Promise<Db> {
   return (await getDbHandle()).db;
 }
 
+/** The process-wide database if it is open, without opening it (metrics). */
+export async function peekDbHandle(): Promise<DbHandle | null> {
+  const state = globalState.__capdexDb;
+  return state ? state.handle.catch(() => null) : null;
+}
+
 /** Closes the process-wide database if it was opened (shutdown); a failed open is nothing to close. */
 export async function closeDb(): Promise<void> {
   const state = globalState.__capdexDb;

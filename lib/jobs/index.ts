@@ -2,9 +2,10 @@
 // instance claims the job's row in job_claims with one atomic update (due time and lease on the
 // database clock), so each run happens once however many servers or workers are up. Which jobs
 // exist is not its business: the caller hands it a list (lib/jobs/all.ts).
-import os from "node:os";
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "@/lib/db/client";
+import { instanceId } from "@/lib/db/instance";
+import { metrics } from "@/lib/metrics";
 
 export type JobContext = {
   /** Aborted when the process is stopping: a long run returns at its next safe point (between batches). */
@@ -19,8 +20,6 @@ export type Job = {
   run: (db: Db, ctx: JobContext) => Promise<Record<string, unknown> | void>;
 };
 
-export const INSTANCE_ID = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
-
 const NEVER_ABORTED = new AbortController().signal;
 
 /**
@@ -33,28 +32,40 @@ export async function runIfDue(
   opts: { force?: boolean; signal?: AbortSignal } = {},
 ): Promise<Record<string, unknown> | null> {
   const leaseMs = Math.max(job.everyMs, 60_000);
-  const claimed = await queryRows<{ name: string }>(
+  // The CTE reads the row as it was before the claim: how long ago the previous run ended (any
+  // instance's), which gives how late this one starts.
+  const claimed = await queryRows<{ name: string; since_last: number | null }>(
     db,
-    sql`insert into job_claims (name, claimed_by, claimed_until)
-        values (${job.name}, ${INSTANCE_ID}, now() + ${leaseMs} * interval '1 millisecond')
+    sql`with prev as (select last_run_at from job_claims where name = ${job.name})
+        insert into job_claims (name, claimed_by, claimed_until)
+        values (${job.name}, ${instanceId()}, now() + ${leaseMs} * interval '1 millisecond')
         on conflict (name) do update set claimed_by = excluded.claimed_by, claimed_until = excluded.claimed_until
         where (job_claims.claimed_until is null or job_claims.claimed_until < now())
           and (${opts.force ?? false} or job_claims.last_run_at is null
                or job_claims.last_run_at <= now() - ${job.everyMs} * interval '1 millisecond')
-        returning name`,
+        returning name, (select extract(epoch from now() - last_run_at)::float8 from prev) as since_last`,
   );
   if (!claimed.length) return null;
+  const m = metrics();
+  const labels = { job: job.name };
+  const sinceLast = claimed[0].since_last;
+  if (sinceLast !== null) m.jobLag.set(labels, Math.max(0, Number(sinceLast) - job.everyMs / 1000));
+  const started = performance.now();
   let result: Record<string, unknown> = {};
   try {
     result = (await job.run(db, { signal: opts.signal ?? NEVER_ABORTED })) ?? {};
+    m.jobLastSuccess.set(labels, Date.now() / 1000);
   } catch (err) {
     result = { error: err instanceof Error ? err.message : String(err) };
+    m.jobFailures.inc(labels);
     console.error(`[capdex] job ${job.name} failed:`, err);
   }
+  m.jobRuns.inc(labels);
+  m.jobDuration.observe(labels, (performance.now() - started) / 1000);
   await queryRows(
     db,
     sql`update job_claims set claimed_until = null, last_run_at = now(), last_result = ${JSON.stringify(result)}::jsonb
-        where name = ${job.name} and claimed_by = ${INSTANCE_ID}`,
+        where name = ${job.name} and claimed_by = ${instanceId()}`,
   );
   return result;
 }

@@ -6,6 +6,8 @@ import { retryBackgroundWork, startBackgroundWork } from "./background";
 export async function startServer() {
   (await import("@/lib/auth/startup")).prepareAuth();
   await installServerShutdown();
+  // Created now, so the event-loop delay and GC figures cover the process from its start.
+  (await import("@/lib/metrics")).metrics();
   if (process.env.CAPDEX_RATE_LIMIT === "off") {
     console.warn("[capdex] WARNING: CAPDEX_RATE_LIMIT=off - rate limiting is disabled. Use this for benchmarks only.");
   }
