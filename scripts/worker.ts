@@ -7,21 +7,24 @@ import { openDb } from "@/lib/db/client";
 import { seedIfEmpty } from "@/lib/db/seed";
 import { startJobs } from "@/lib/jobs";
 import { ALL_JOBS } from "@/lib/jobs/all";
-import { installShutdown } from "@/lib/server/shutdown";
+import { installShutdown, shutdownLog } from "@/lib/server/shutdown";
+import { logger } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
 import { serveMetrics } from "@/lib/metrics/serve";
 
-console.log(`[capdex] worker on Node ${assertSupportedRuntime()}`);
+const log = logger();
+log.info({ node: assertSupportedRuntime(), role: "worker" }, "starting");
 const handle = await openDb({ url: process.env.DATABASE_URL || undefined });
 await seedIfEmpty(handle.db);
 metrics();
 const metricsServer = process.env.METRICS_PORT
   ? await serveMetrics(handle, Number(process.env.METRICS_PORT), process.env.METRICS_HOST || undefined)
   : null;
-if (metricsServer) console.log(`[capdex] worker metrics on http://${process.env.METRICS_HOST || "127.0.0.1"}:${process.env.METRICS_PORT}/metrics`);
+if (metricsServer) log.info({ url: `http://${process.env.METRICS_HOST || "127.0.0.1"}:${process.env.METRICS_PORT}/metrics` }, "worker metrics");
 const jobs = startJobs(handle.db, ALL_JOBS);
-console.log(`[capdex] worker running jobs: ${ALL_JOBS.map((j) => j.name).join(", ")}`);
+log.info({ jobs: ALL_JOBS.map((j) => j.name) }, "worker running jobs");
 installShutdown({
+  log: shutdownLog,
   stop: async () => {
     metricsServer?.close();
     await jobs.stop();

@@ -5,6 +5,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { discoverySettings } from "./settings";
+import { logger } from "@/lib/log";
 
 export type DiscoveryRecord = { id: string; capabilityId: string; principalKey: string; endpointIds: string[]; viaIntent: boolean };
 
@@ -74,7 +75,7 @@ async function flushBuffer(db: Db, b: Buffer): Promise<void> {
     })
     .catch((err) => {
       // One line per outage, without the statement (its parameters hold thousands of ids).
-      if (b.failures++ === 0) console.error(`[capdex] discovery log: writing ${rows.length} rows failed, will retry: ${describeError(err)}`);
+      if (b.failures++ === 0) logger().error({ rows: rows.length, error: describeError(err) }, "discovery log: writing failed, will retry");
       b.rows = [...rows, ...b.rows].slice(-MAX_BUFFERED);
       for (const [id, c] of counters) {
         const now = b.counters.get(id) ?? { requests: 0, intent: 0 };

@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "@/lib/db/client";
 import { instanceId } from "@/lib/db/instance";
 import { metrics } from "@/lib/metrics";
+import { errorFields, logger } from "@/lib/log";
 
 export type JobContext = {
   /** Aborted when the process is stopping: a long run returns at its next safe point (between batches). */
@@ -58,7 +59,7 @@ export async function runIfDue(
   } catch (err) {
     result = { error: err instanceof Error ? err.message : String(err) };
     m.jobFailures.inc(labels);
-    console.error(`[capdex] job ${job.name} failed:`, err);
+    logger().error({ job: job.name, ...errorFields(err) }, "job failed");
   }
   m.jobRuns.inc(labels);
   m.jobDuration.observe(labels, (performance.now() - started) / 1000);
@@ -91,7 +92,7 @@ export function startJobs(db: Db, jobs: readonly Job[], opts: { tickMs?: number 
       if (running.has(job.name) || now - (lastTried.get(job.name) ?? 0) < job.everyMs) continue;
       lastTried.set(job.name, now);
       const run = runIfDue(db, job, { signal: stopping.signal })
-        .catch((err) => console.error(`[capdex] job ${job.name}:`, err))
+        .catch((err) => logger().error({ job: job.name, ...errorFields(err) }, "job could not be claimed"))
         .finally(() => running.delete(job.name));
       running.set(job.name, run);
     }

@@ -7,6 +7,7 @@ import { ApiError } from "@/lib/http/errors";
 import { metrics } from "@/lib/metrics";
 import { POLICIES, READ_POLICIES, type PolicyName } from "./policies";
 import { hit } from "./store";
+import { errorFields, logger } from "@/lib/log";
 
 export { POLICIES, READ_POLICIES, type PolicyName } from "./policies";
 
@@ -70,7 +71,7 @@ function storageFailed(policy: PolicyName, err: unknown): RateLimitResult {
   const now = Date.now();
   if (now - lastFailureLog > 10_000) {
     lastFailureLog = now;
-    console.error(`[capdex] rate-limit storage failed (${policy}); reads are served unlimited, writes get 503:`, err instanceof Error ? err.message : err);
+    logger().error({ policy, ...errorFields(err) }, "rate-limit store failed; reads are served unlimited, writes get 503");
   }
   // A read served without a counter costs little; a write without one would let anyone flood the registry.
   if (READ_POLICIES.has(policy)) {

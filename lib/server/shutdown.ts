@@ -1,8 +1,15 @@
 // Graceful shutdown of a process (web server or worker): the first SIGTERM or SIGINT runs its stop
 // steps and exits 0, or 1 if they fail or outlast the deadline (10 s); a second signal exits at once.
 import { EventEmitter } from "node:events";
+import { flushLog, logger } from "@/lib/log";
 
 export const SHUTDOWN_DEADLINE_MS = 10_000;
+
+/** Shutdown's lines in the process log, written out before each exit. */
+export function shutdownLog(level: "info" | "warn" | "error", message: string): void {
+  logger()[level](message);
+  flushLog();
+}
 
 const SIGNAL_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 type Signal = keyof typeof SIGNAL_CODES;
