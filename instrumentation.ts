@@ -3,7 +3,8 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { assertSupportedRuntime } = await import("./lib/server/runtime");
-  console.log(`[capdex] Node ${assertSupportedRuntime()}`);
+  const { logger } = await import("./lib/log");
+  logger().info({ node: assertSupportedRuntime(), role: "server" }, "starting");
   const { startServer } = await import("./lib/server/start");
   await startServer();
 }

@@ -1,8 +1,9 @@
 import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
-  // PGlite ships wasm and data files that must be loaded from node_modules, not bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "postgres"],
+  // PGlite ships wasm and data files that must be loaded from node_modules, not bundled; prom-client
+  // and ioredis are loaded once per process rather than once per route bundle.
+  serverExternalPackages: ["@electric-sql/pglite", "postgres", "prom-client", "ioredis"],
   // NEXT_DIST_DIR lets several builds live side by side (tests, benchmarks); default .next
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
   poweredByHeader: false,

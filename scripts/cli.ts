@@ -2,6 +2,10 @@
 import { openDb, type DbHandle } from "@/lib/db/client";
 import { assertSupportedRuntime } from "@/lib/server/runtime";
 import { seedDatabase, seedModeFromEnv, seedScale, type SeedMode } from "@/lib/seed";
+import { logToStderr } from "@/lib/log";
+
+// The CLI's stdout is its answer (a new key alone on the last line); what the library logs goes to stderr.
+logToStderr();
 
 export type Command = {
   summary: string;

@@ -1,20 +1,33 @@
-// `npm run worker`: the background jobs without the web server (the server runs them too unless
-// CAPDEX_WORKER=off).
+// `npm run worker`: the background jobs of lib/jobs/all.ts without the web server (the server runs
+// them too unless CAPDEX_WORKER=off). SIGTERM stops the jobs at a safe point (each run returns
+// between batches), closes the pool and exits within 10 s; a second signal exits at once.
+// With METRICS_PORT set it serves GET /metrics there (jobs' runs, failures, duration and lag).
 import { assertSupportedRuntime } from "@/lib/server/runtime";
 import { openDb } from "@/lib/db/client";
 import { seedIfEmpty } from "@/lib/seed";
-import { listJobs, startWorker } from "@/lib/jobs";
-import "@/lib/jobs/all";
+import { startJobs } from "@/lib/jobs";
+import { ALL_JOBS } from "@/lib/jobs/all";
+import { installShutdown, shutdownLog } from "@/lib/server/shutdown";
+import { logger } from "@/lib/log";
+import { metrics } from "@/lib/metrics";
+import { serveMetrics } from "@/lib/metrics/serve";
 
-console.log(`[capdex] worker on Node ${assertSupportedRuntime()}`);
+const log = logger();
+log.info({ node: assertSupportedRuntime(), role: "worker" }, "starting");
 const handle = await openDb({ url: process.env.DATABASE_URL || undefined });
 await seedIfEmpty(handle.db);
-const stop = startWorker(handle.db);
-console.log(`[capdex] worker running jobs: ${listJobs().map((j) => j.name).join(", ")}`);
-const shutdown = async () => {
-  stop();
-  await handle.close();
-  process.exit(0);
-};
-process.on("SIGINT", shutdown);
-process.on("SIGTERM", shutdown);
+metrics();
+const metricsServer = process.env.METRICS_PORT
+  ? await serveMetrics(handle, Number(process.env.METRICS_PORT), process.env.METRICS_HOST || undefined)
+  : null;
+if (metricsServer) log.info({ url: `http://${process.env.METRICS_HOST || "127.0.0.1"}:${process.env.METRICS_PORT}/metrics` }, "worker metrics");
+const jobs = startJobs(handle.db, ALL_JOBS);
+log.info({ jobs: ALL_JOBS.map((j) => j.name) }, "worker running jobs");
+installShutdown({
+  log: shutdownLog,
+  stop: async () => {
+    metricsServer?.close();
+    await jobs.stop();
+    await handle.close();
+  },
+});

@@ -38,8 +38,8 @@ export function trustedHops(env: Record<string, string | undefined> = process.en
   return Number.isInteger(n) && n > 0 ? Math.min(n, 10) : 0;
 }
 
-/** The verified socket address of a stamped request, or undefined. */
-function stampedPeer(req: Request): string | undefined {
+/** The verified socket address of a stamped request (the TCP peer), or undefined. */
+export function socketPeer(req: Request): string | undefined {
   const state = globalState.__capdexPeerStamp;
   const value = req.headers.get(PEER_HEADER);
   if (!state || !value) return undefined;
@@ -57,7 +57,7 @@ export function clientAddress(req: Request, hops = trustedHops()): string {
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  const peer = stampedPeer(req);
+  const peer = socketPeer(req);
   let chain: string[];
   if (peer !== undefined) {
     chain = [...forwarded, peer];

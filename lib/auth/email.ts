@@ -28,6 +28,8 @@ export async function sendVerificationRequest(params: VerificationRequest, env: 
   const { identifier, url, expires } = params;
   const server = env.EMAIL_SERVER;
   if (!server) {
+    // Not a log event but the e-mail itself, for local use without a mail server: it holds the
+    // address and a sign-in token, so it bypasses the JSON log (set EMAIL_SERVER in production).
     console.log(`[capdex] sign-in link for ${identifier} (EMAIL_SERVER is not set, so it is not e-mailed): ${url}`);
     return;
   }

@@ -5,6 +5,7 @@ import { ApiError, toPointer } from "@/lib/http/errors";
 import { clientAddress } from "./client-address";
 import { findKeyOwner, touchApiKey } from "./keys";
 import { KEY_LIKE } from "./key-format";
+import { errorFields, logger } from "@/lib/log";
 
 export { clientAddress } from "./client-address";
 
@@ -36,7 +37,7 @@ export async function resolvePrincipal(req: Request, db: Db, url: URL): Promise<
     await touchApiKey(db, owner.apiKeyId);
   } catch (err) {
     // A missed "last used" stamp must not fail the request that used the key.
-    console.warn("[capdex] could not record key use:", err instanceof Error ? err.message : err);
+    logger().warn(errorFields(err), "could not record key use");
   }
   return { kind: "authenticated", key: `key:${owner.apiKeyId}`, ip, apiKeyId: owner.apiKeyId, userId: owner.userId };
 }

@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
+import { logger } from "@/lib/log";
 
 export const LOCAL_SECRET_FILE = path.join(".data", "auth-secret");
 
@@ -35,7 +36,7 @@ export function resolveAuthSecret(env: Record<string, string | undefined> = proc
   try {
     // "wx": when two processes start together, the first writer wins and the other reads its secret.
     fs.writeFileSync(target, secret + "\n", { flag: "wx", mode: 0o600 });
-    console.warn(`[capdex] AUTH_SECRET not set: generated one for local use in ${file} (set AUTH_SECRET in production).`);
+    logger().warn({ file }, "AUTH_SECRET not set: generated one for local use (set AUTH_SECRET in production)");
     return secret;
   } catch {
     return fs.readFileSync(target, "utf8").trim();

@@ -2,16 +2,18 @@
 // and refuse to start without AUTH_SECRET where one is required (lib/auth/secret).
 import { installPeerStamp, trustedHops } from "./client-address";
 import { AuthSecretMissingError, resolveAuthSecret } from "./secret";
+import { flushLog, logger } from "@/lib/log";
 
 export function prepareAuth(): void {
   installPeerStamp();
   const hops = trustedHops();
-  if (hops) console.log(`[capdex] TRUST_PROXY_HOPS=${hops}: the client address is taken from X-Forwarded-For, ${hops} hop(s) from the right`);
+  if (hops) logger().info({ hops }, "TRUST_PROXY_HOPS: the client address is taken from X-Forwarded-For, this many hops from the right");
   try {
     resolveAuthSecret();
   } catch (err) {
     if (!(err instanceof AuthSecretMissingError)) throw err;
-    console.error(`[capdex] FATAL: ${err.message}`);
+    logger().fatal(err.message);
+    flushLog();
     process.exit(1);
   }
 }

@@ -4,13 +4,14 @@ import path from "node:path";
 import fs from "node:fs";
 import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { applicationName } from "./instance";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Driver = "postgres" | "pglite";
 
-export type DbHandle = { db: Db; driver: Driver; url?: string; close: () => Promise<void> };
+export type DbHandle = { db: Db; driver: Driver; url?: string; poolMax?: number; close: () => Promise<void> };
 
 export type OpenOptions = {
   /** postgres:// URL; wins over `pgliteDir`. */
@@ -38,16 +39,17 @@ export async function openDb(options: OpenOptions = {}): Promise<DbHandle> {
 async function openPostgres(url: string, poolMax?: number): Promise<DbHandle> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
+  const max = poolMax ?? Number(process.env.DATABASE_POOL_MAX ?? 4);
   const client = postgres(url, {
-    max: poolMax ?? Number(process.env.DATABASE_POOL_MAX ?? 4),
+    max,
     // A server that accepts but never answers must not hang requests: give up connecting after 2 s.
     connect_timeout: 2,
     idle_timeout: 30,
     onnotice: () => {},
-    connection: { application_name: "capdex" },
+    connection: { application_name: applicationName() },
   });
   const db = drizzle({ client, schema }) as unknown as Db;
-  return { db, driver: "postgres", url, close: () => client.end({ timeout: 5 }) };
+  return { db, driver: "postgres", url, poolMax: max, close: () => client.end({ timeout: 5 }) };
 }
 
 async function openPglite(dir = process.env.PGLITE_DIR ?? ".data/pglite", snapshot?: Blob): Promise<DbHandle> {

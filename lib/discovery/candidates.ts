@@ -14,6 +14,7 @@ import { figuresOfRow, type ObservedFigures, type StoredFiguresRow } from "@/lib
 import { normalizeNetwork } from "@/lib/schemas/networks";
 import { describeError } from "./log";
 import { discoverySettings } from "./settings";
+import { logger } from "@/lib/log";
 
 export type Candidate = {
   id: string;
@@ -222,7 +223,7 @@ function pollChanges(db: Db, s: State): Promise<void> {
       [...changed].filter((id) => s.entries.has(id)),
     );
   })()
-    .catch((err) => console.error(`[capdex] discovery: polling for changes failed: ${describeError(err)}`))
+    .catch((err) => logger().error({ error: describeError(err) }, "discovery: polling for changes failed"))
     .finally(() => {
       feed.polling = null;
     });
@@ -290,7 +291,7 @@ async function refreshStale(db: Db, s: State): Promise<void> {
       const ids = [...s.stale].slice(0, REFRESH_BATCH);
       for (const id of ids) s.stale.delete(id);
       await loadMany(db, s, ids).catch((err) => {
-        console.error(`[capdex] discovery: reloading ${ids.length} capabilities failed: ${describeError(err)}`);
+        logger().error({ capabilities: ids.length, error: describeError(err) }, "discovery: reloading capabilities failed");
       });
     }
   } finally {

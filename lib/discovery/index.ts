@@ -2,6 +2,7 @@
 // and the default-rank listing of a capability's endpoints (capability detail, portal).
 import type { Db } from "@/lib/db/client";
 import type { Principal } from "@/lib/auth/principal";
+import { ApiError } from "@/lib/http/errors";
 import type { DiscoverBody, DiscoverResponse, RankedEndpoint } from "@/lib/schemas/discover";
 import { getCandidates } from "./candidates";
 import { explorationRate, windowOf } from "./exploration";
@@ -9,6 +10,9 @@ import { recordDiscovery } from "./log";
 import { rankCandidates, scoreCandidates } from "./rank";
 import { resolveCapability } from "./resolve";
 import { chooseWeights, DEFAULT_RANKING } from "./weights";
+import { metrics } from "@/lib/metrics";
+
+const RESOLVED_BY = { capabilityId: { kind: "capability_id" }, intent: { kind: "intent" }, none: { kind: "unresolved" } } as const;
 
 export { invalidateCandidates } from "./candidates";
 export { flushDiscoveryLog } from "./log";
@@ -18,7 +22,16 @@ export const DISCOVERY_TTL_SECONDS = 300;
 export const DEFAULT_LIMIT = 5;
 
 export async function discover(db: Db, body: DiscoverBody, principal: Principal): Promise<DiscoverResponse> {
-  const { resolved, viaIntent } = await resolveCapability(db, body);
+  let resolution: Awaited<ReturnType<typeof resolveCapability>>;
+  try {
+    resolution = await resolveCapability(db, body);
+  } catch (err) {
+    // An unknown capability_id or an intent that matches nothing (404); a database error is no resolution.
+    if (err instanceof ApiError && err.status === 404) metrics().resolutions.inc(RESOLVED_BY.none);
+    throw err;
+  }
+  const { resolved, viaIntent } = resolution;
+  metrics().resolutions.inc(viaIntent ? RESOLVED_BY.intent : RESOLVED_BY.capabilityId);
   const choice = chooseWeights(body.preferences);
   const set = await getCandidates(db, resolved.capability_id);
   const ranking = rankCandidates(set.candidates, {

@@ -1,11 +1,7 @@
-// Background work of discovery: forget discovery logs older than a day (outcome reports only tie to
-// recent ones), in bounded batches so the delete never holds many locks at once; and, in a server
-// process, warm the caches once when background work starts (lib/discovery/warm.ts).
+// Background job of discovery: forget discovery logs older than a day (outcome reports only tie to
+// recent ones), in bounded batches so the delete never holds many locks at once.
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "@/lib/db/client";
-import { getDb } from "@/lib/server/db";
-import { registerJob } from "@/lib/jobs";
-import { startWarmingDiscovery } from "./warm";
 
 export const DISCOVERY_RETENTION_HOURS = 24;
 const BATCH = 10_000;
@@ -30,10 +26,8 @@ export async function deleteOldDiscoveries(db: Db, maxBatches = 50): Promise<num
   return deleted;
 }
 
-registerJob({
+export const discoveryCleanupJob = {
   name: "discovery.cleanup",
   everyMs: 10 * 60_000,
-  run: async (db) => ({ deleted: await deleteOldDiscoveries(db) }),
-});
-
-startWarmingDiscovery(getDb);
+  run: async (db: Db) => ({ deleted: await deleteOldDiscoveries(db) }),
+};

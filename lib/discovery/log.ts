@@ -1,10 +1,11 @@
 // The discovery log (discoveries: which endpoints each discovery_id returned to whom) and the hourly
 // discover counters for the stats, buffered in memory and written by one statement at most once a
 // second, so answering a discover request never waits for a write. A crash loses at most the last
-// second of rows; shutdown (SIGTERM, SIGINT, beforeExit) flushes what is buffered.
+// second of rows; a graceful shutdown (lib/server/stop.ts) flushes what is buffered.
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { discoverySettings } from "./settings";
+import { logger } from "@/lib/log";
 
 export type DiscoveryRecord = { id: string; capabilityId: string; principalKey: string; endpointIds: string[]; viaIntent: boolean };
 
@@ -74,7 +75,7 @@ async function flushBuffer(db: Db, b: Buffer): Promise<void> {
     })
     .catch((err) => {
       // One line per outage, without the statement (its parameters hold thousands of ids).
-      if (b.failures++ === 0) console.error(`[capdex] discovery log: writing ${rows.length} rows failed, will retry: ${describeError(err)}`);
+      if (b.failures++ === 0) logger().error({ rows: rows.length, error: describeError(err) }, "discovery log: writing failed, will retry");
       b.rows = [...rows, ...b.rows].slice(-MAX_BUFFERED);
       for (const [id, c] of counters) {
         const now = b.counters.get(id) ?? { requests: 0, intent: 0 };
@@ -136,21 +137,10 @@ async function writeBatch(db: Db, rows: DiscoveryRecord[], counters: Map<string,
       intent_requests = discover_counters.intent_requests + excluded.intent_requests`);
 }
 
-// Signals: flush, then let the other handlers (Next's graceful stop) run; when ours is the only
-// handler, re-raise the signal so the process still ends as it would have.
+// A script that ends on its own (nothing left to do) writes what is buffered first; a server flushes
+// on SIGTERM as a step of its shutdown (lib/server/stop.ts).
 function installShutdownFlush() {
   if (logState.shutdownInstalled || typeof process === "undefined" || typeof process.once !== "function") return;
   logState.shutdownInstalled = true;
   process.once("beforeExit", () => void flushDiscoveryLog().catch(() => {}));
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    const onSignal = () => {
-      const alone = process.listenerCount(signal) === 0;
-      void flushDiscoveryLog()
-        .catch(() => {})
-        .finally(() => {
-          if (alone) process.kill(process.pid, signal);
-        });
-    };
-    process.once(signal, onSignal);
-  }
 }

@@ -6,6 +6,7 @@ import { getRegistry } from "@/lib/registry";
 import { preloadCandidates } from "./candidates";
 import { describeError } from "./log";
 import { intentIndexOf } from "./resolve";
+import { logger } from "@/lib/log";
 
 /** Capabilities per batch: two queries each (about 1,000 endpoints), small enough not to stall requests. */
 const BATCH = 50;
@@ -32,6 +33,6 @@ export function startWarmingDiscovery(getDb: () => Promise<Db>): void {
   started = true;
   void getDb()
     .then((db) => warmDiscovery(db))
-    .then((r) => console.log(`[capdex] discovery warmed: ${r.capabilities} capabilities in ${r.ms} ms`))
-    .catch((err) => console.error(`[capdex] discovery warm-up failed (requests load on demand): ${describeError(err)}`));
+    .then((r) => logger().info(r, "discovery warmed"))
+    .catch((err) => logger().error({ error: describeError(err) }, "discovery warm-up failed (requests load on demand)"));
 }

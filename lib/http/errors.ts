@@ -4,6 +4,7 @@ export const ERROR_CODES = {
   invalid_json: { status: 400, title: "The body is not valid JSON" },
   bad_request: { status: 400, title: "Bad request" },
   invalid_api_key: { status: 401, title: "The API key is not valid" },
+  unauthorized: { status: 401, title: "Credentials required" },
   forbidden: { status: 403, title: "Forbidden" },
   not_found: { status: 404, title: "Not found" },
   capability_not_found: { status: 404, title: "Unknown capability" },

@@ -1,5 +1,6 @@
-// The one route wrapper: request id, principal, rate limit, body cap, strict zod parsing, and
-// every error rendered as problem+json. Handlers stay a few lines long.
+// The one route wrapper: request id, principal, rate limit, body cap, strict zod parsing, every error
+// rendered as problem+json, and each answer counted, timed and logged (./observe.ts). Handlers stay
+// a few lines long.
 import type { z } from "zod";
 import { getDb } from "@/lib/server/db";
 import type { Db } from "@/lib/db/client";
@@ -7,6 +8,7 @@ import { resolvePrincipal, type Principal } from "@/lib/auth/principal";
 import { checkRateLimit, type PolicyName } from "@/lib/ratelimit";
 import { readJsonBody, checkJsonValue } from "./body";
 import { ApiError } from "./errors";
+import { answerObserver, logServerError } from "./observe";
 import { problemResponse, siteOrigin, toApiError } from "./problem";
 import { parseOrThrow, queryObject } from "./validate";
 
@@ -23,6 +25,8 @@ export type RouteContext<B, Q> = {
 };
 
 type RouteOptions<BS extends z.ZodType | undefined, QS extends z.ZodType | undefined> = {
+  /** Name of the operation in metrics and logs, e.g. "POST /discover" (default "other"). */
+  operation?: string;
   /** Rate-limit policy of the operation (lib/ratelimit/policies.ts). */
   policy?: PolicyName;
   body?: BS;
@@ -46,14 +50,18 @@ export function requestIdOf(req: Request): string {
 export function route<BS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined>(
   options: RouteOptions<BS, QS>,
 ): RouteHandler {
+  const operation = options.operation ?? "other";
+  const answered = answerObserver(operation);
   return async (req, context) => {
+    const started = performance.now();
     const requestId = requestIdOf(req);
     const url = new URL(req.url);
     const origin = siteOrigin(url.origin);
     let limitHeaders: Record<string, string> = {};
+    let principal: Principal | undefined;
     try {
       const db = await getDb();
-      const principal = await resolvePrincipal(req, db, url);
+      principal = await resolvePrincipal(req, db, url);
       if (options.policy) {
         const limit = await checkRateLimit(db, options.policy, principal);
         limitHeaders = limit.headers;
@@ -78,17 +86,22 @@ export function route<BS extends z.ZodType | undefined = undefined, QS extends z
         requestId,
         origin,
       });
+      let response: Response;
       if (!(result instanceof Response)) {
         // A plain answer gets all its headers in one go: cheaper than setting them one by one on
         // the Response afterwards, and this is the path of every hot operation.
-        return json(result, options.status ?? 200, { "X-Request-Id": requestId, ...limitHeaders });
+        response = json(result, options.status ?? 200, { "X-Request-Id": requestId, ...limitHeaders });
+      } else {
+        response = result;
+        response.headers.set("X-Request-Id", requestId);
+        for (const [k, v] of Object.entries(limitHeaders)) response.headers.set(k, v);
       }
-      result.headers.set("X-Request-Id", requestId);
-      for (const [k, v] of Object.entries(limitHeaders)) result.headers.set(k, v);
-      return result;
+      answered(requestId, response.status, started, principal);
+      return response;
     } catch (err) {
       const apiError = toApiError(err);
-      if (apiError.status >= 500) logServerError(requestId, err);
+      if (apiError.status >= 500) logServerError(requestId, operation, err);
+      answered(requestId, apiError.status, started, principal);
       return problemResponse(apiError, requestId, origin, limitHeaders);
     }
   };
@@ -110,10 +123,6 @@ export function json(data: unknown, status = 200, headers?: Record<string, strin
   return new Response(JSON.stringify(data), { status, headers: all });
 }
 
-function logServerError(requestId: string, err: unknown) {
-  console.error(`[capdex] request ${requestId} failed:`, err);
-}
-
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];
 
@@ -124,8 +133,11 @@ type Method = (typeof METHODS)[number];
 export function methods(handlers: Partial<Record<Method, RouteHandler>>): Record<Method, RouteHandler> {
   const allowed = METHODS.filter((m) => handlers[m]);
   const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+  const answered = answerObserver("other");
   const notAllowed: RouteHandler = async (req) => {
+    const started = performance.now();
     const requestId = requestIdOf(req);
+    answered(requestId, 405, started, undefined);
     const err = new ApiError("method_not_allowed", `${req.method} is not allowed here; use ${allowed.join(" or ")}.`, {
       headers: { Allow: allow },
     });

@@ -11,6 +11,7 @@ import { checkRateLimit } from "@/lib/ratelimit";
 import { API_VERSION } from "@/lib/schemas/descriptor";
 import { summarizeError } from "./summary";
 import { TOOLS, type McpTool } from "./tools";
+import { errorFields, logger } from "@/lib/log";
 
 export const MCP_SERVER_INFO = { name: "capdex", title: "Capdex", version: API_VERSION };
 
@@ -51,7 +52,7 @@ export function createMcpServer(ctx: Omit<McpContext, "req">, onLimitHeaders: (h
       return { content: [{ type: "text", text }], structuredContent: structured };
     } catch (err) {
       const apiError = toApiError(err);
-      if (apiError.status >= 500) console.error(`[capdex] mcp ${tool.name} in request ${ctx.requestId} failed:`, err);
+      if (apiError.status >= 500) logger().error({ request_id: ctx.requestId, tool: tool.name, ...errorFields(err) }, "mcp tool failed");
       return {
         isError: true,
         content: [{ type: "text", text: summarizeError(apiError) }],

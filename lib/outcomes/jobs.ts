@@ -1,7 +1,8 @@
 // Background job of the outcomes feature: count new reports into the hourly rollups (every
 // ROLLUP_INTERVAL_MS, default 5 s, one instance at a time through lib/jobs), drop spent caps, and
-// recompute the 7-day figures of endpoints that are due.
-import { registerJob } from "@/lib/jobs";
+// recompute the 7-day figures of endpoints that are due. Each batch is one transaction, so a run
+// stopped between batches (or killed inside one) leaves every report counted once or not yet.
+import type { Db } from "@/lib/db/client";
 import { refreshDueFigures } from "./figures";
 import { pruneReporterWeights, rollUpReports } from "./rollup";
 
@@ -17,13 +18,13 @@ const FIGURES_BATCHES_PER_RUN = 4;
 const PRUNE_EVERY_MS = 5 * 60_000;
 let lastPrunedAt = 0;
 
-registerJob({
+export const rollupJob = {
   name: "outcomes.rollup",
   everyMs: Number(process.env.ROLLUP_INTERVAL_MS ?? 5_000),
-  run: async (db) => {
+  run: async (db: Db, { signal }: { signal: AbortSignal }) => {
     let counted = 0;
     // Bounded per run so one run never holds the claim for long; the next run takes the rest.
-    for (let n = BATCH; n === BATCH && counted < 200_000; ) {
+    for (let n = BATCH; n === BATCH && counted < 200_000 && !signal.aborted; ) {
       n = await rollUpReports(db, BATCH);
       counted += n;
     }
@@ -31,7 +32,7 @@ registerJob({
     // pending report and scans reporter_weights (35-50 ms on the benchmark data), which every
     // run of a 1 s interval would pay for nothing.
     let pruned = 0;
-    if (Date.now() - lastPrunedAt >= PRUNE_EVERY_MS) {
+    if (Date.now() - lastPrunedAt >= PRUNE_EVERY_MS && !signal.aborted) {
       pruned = await pruneReporterWeights(db);
       lastPrunedAt = Date.now();
     }
@@ -39,10 +40,10 @@ registerJob({
     // The hourly sweep takes at most FIGURES_SWEEP_PER_RUN a run (20 a second at the default
     // interval), so endpoints counted together do not all fall due in the same run an hour later.
     let figures = 0;
-    for (let n = FIGURES_BATCH, rounds = 0; n >= FIGURES_BATCH && rounds < FIGURES_BATCHES_PER_RUN; rounds++) {
+    for (let n = FIGURES_BATCH, rounds = 0; n >= FIGURES_BATCH && rounds < FIGURES_BATCHES_PER_RUN && !signal.aborted; rounds++) {
       n = await refreshDueFigures(db, { limit: FIGURES_BATCH, sweep: rounds === 0 ? FIGURES_SWEEP_PER_RUN : 0 });
       figures += n;
     }
     return { counted, pruned, figures };
   },
-});
+};

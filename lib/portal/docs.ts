@@ -74,6 +74,7 @@ export const ERROR_HELP: Record<ErrorCode, string> = {
   invalid_json: "The body is not valid JSON. Check quoting and commas; send UTF-8.",
   bad_request: "The request is malformed, e.g. an API key in the query string. Send keys only in the Authorization header.",
   invalid_api_key: "An Authorization header was sent with a key that is unknown, malformed or revoked. Fix or drop the key; it never falls back to anonymous.",
+  unauthorized: "GET /api/metrics without the operator's METRICS_TOKEN as `Authorization: Bearer <token>`.",
   forbidden: "The caller may not do this (e.g. someone else's resource).",
   not_found: "No such path or resource.",
   capability_not_found: "The capability id is well formed but unknown. The body lists `suggestions`: the closest ids.",

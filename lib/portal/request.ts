@@ -5,6 +5,7 @@ import type { Db } from "@/lib/db/client";
 import { resolvePrincipal, type Principal } from "@/lib/auth/principal";
 import { getSessionUser, type SessionUser } from "@/lib/auth/session";
 import { siteOrigin } from "@/lib/http/problem";
+import { errorFields, logger } from "@/lib/log";
 
 export async function requestOrigin(): Promise<string> {
   const h = await headers();
@@ -31,7 +32,7 @@ export async function portalUser(): Promise<SessionUser | null> {
   try {
     return await getSessionUser();
   } catch (err) {
-    console.warn("[capdex] session lookup failed:", err instanceof Error ? err.message : err);
+    logger().warn(errorFields(err), "session lookup failed");
     return null;
   }
 }

@@ -8,6 +8,7 @@ import { NetError, safeFetch } from "@/lib/net";
 import { recordProbeOutcome } from "@/lib/outcomes";
 import { judgeError, judgeResponse, type Listing, type ProbeVerdict } from "./evaluate";
 import { recordProbe, type RecordedState } from "./state";
+import { errorFields, logger } from "@/lib/log";
 
 export type { ProbeReason, ProbeVerdict, Listing } from "./evaluate";
 export { expireVerified, listEndpointChecks, probeIntervalSeconds } from "./state";
@@ -57,7 +58,7 @@ export async function probeListing(db: Db, e: Listing & { id: string }): Promise
   if (state && !NOT_OBSERVED.has(verdict.reason)) {
     await recordProbeOutcome(db, { endpointId: e.id, success: verdict.ok, latencyMs: verdict.latencyMs, statusCode: verdict.status }).catch((err) => {
       // The check itself is stored; a lost figure sample is not worth failing the probe for.
-      console.error("[capdex] probe outcome not recorded:", err instanceof Error ? err.message : err);
+      logger().error({ endpoint_id: e.id, ...errorFields(err) }, "probe outcome not recorded");
     });
   }
   return { endpointId: e.id, skipped: null, state, ...verdict };

@@ -1,16 +1,17 @@
 // Background jobs of the endpoint checks: probe whatever is due, and let stale `verified` lapse.
-import { registerJob } from "@/lib/jobs";
+import type { Db } from "@/lib/db/client";
 import { runProbePass } from "./schedule";
 import { expireVerified } from "./state";
 
-registerJob({
+export const probeRunJob = {
   name: "probes.run",
   everyMs: Number(process.env.PROBE_TICK_MS ?? 5_000),
-  run: (db) => runProbePass(db),
-});
+  // A stopping process claims no further endpoints; probes in flight finish (5 s at most).
+  run: (db: Db, { signal }: { signal: AbortSignal }) => runProbePass(db, { signal }),
+};
 
-registerJob({
+export const probeExpireJob = {
   name: "probes.expire",
   everyMs: 60_000,
-  run: async (db) => ({ expired: await expireVerified(db) }),
-});
+  run: async (db: Db) => ({ expired: await expireVerified(db) }),
+};

@@ -38,6 +38,8 @@ export type PassOptions = {
   budgetMs?: number;
   /** Probe at most this many endpoints in this pass. */
   limit?: number;
+  /** Claim no further endpoints once aborted (the process is stopping). */
+  signal?: AbortSignal;
 };
 
 export type PassSummary = { probed: number; passed: number; failed: number };
@@ -49,7 +51,7 @@ export async function runProbePass(db: Db, opts: PassOptions = {}): Promise<Pass
   let remaining = opts.limit ?? Number.POSITIVE_INFINITY;
   const summary: PassSummary = { probed: 0, passed: 0, failed: 0 };
   const worker = async () => {
-    while (remaining > 0 && Date.now() < deadline) {
+    while (remaining > 0 && Date.now() < deadline && !opts.signal?.aborted) {
       remaining -= 1;
       const [claimed] = await claimDueEndpoints(db, 1);
       if (!claimed) return;

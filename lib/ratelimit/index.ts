@@ -4,10 +4,25 @@
 import type { Db } from "@/lib/db/client";
 import type { Principal } from "@/lib/auth/principal";
 import { ApiError } from "@/lib/http/errors";
+import { metrics } from "@/lib/metrics";
 import { POLICIES, READ_POLICIES, type PolicyName } from "./policies";
 import { hit } from "./store";
+import { errorFields, logger } from "@/lib/log";
 
 export { POLICIES, READ_POLICIES, type PolicyName } from "./policies";
+
+type Decision = "allowed" | "limited" | "store_failed_allowed" | "store_failed_refused";
+const DECISIONS: Decision[] = ["allowed", "limited", "store_failed_allowed", "store_failed_refused"];
+// One label set per policy and decision, made once: this runs on every limited request.
+const decisionLabels = (store: string) =>
+  Object.fromEntries(
+    (Object.keys(POLICIES) as PolicyName[]).map((policy) => [policy, Object.fromEntries(DECISIONS.map((decision) => [decision, { policy, decision, store }]))]),
+  ) as Record<PolicyName, Record<Decision, { policy: string; decision: string; store: string }>>;
+const POSTGRES_LABELS = decisionLabels("postgres");
+
+function countDecision(policy: PolicyName, decision: Decision) {
+  metrics().rateLimit.inc(POSTGRES_LABELS[policy][decision]);
+}
 
 export type RateLimitResult = { allowed: true; headers: Record<string, string> } | { allowed: false; headers: Record<string, string>; error: ApiError };
 
@@ -35,7 +50,11 @@ export async function checkRateLimit(db: Db, policy: PolicyName, principal: Prin
     "RateLimit-Policy": `"${policy}";q=${limit};w=${windowSeconds}`,
     RateLimit: `"${policy}";r=${Math.max(0, limit - count)};t=${resetSeconds}`,
   };
-  if (count <= limit) return { allowed: true, headers };
+  if (count <= limit) {
+    countDecision(policy, "allowed");
+    return { allowed: true, headers };
+  }
+  countDecision(policy, "limited");
   const retryAfter = Math.max(1, resetSeconds);
   const tier = principal.kind === "authenticated" ? "this API key" : "anonymous callers from this address";
   const error = new ApiError(
@@ -52,10 +71,14 @@ function storageFailed(policy: PolicyName, err: unknown): RateLimitResult {
   const now = Date.now();
   if (now - lastFailureLog > 10_000) {
     lastFailureLog = now;
-    console.error(`[capdex] rate-limit storage failed (${policy}); reads are served unlimited, writes get 503:`, err instanceof Error ? err.message : err);
+    logger().error({ policy, ...errorFields(err) }, "rate-limit store failed; reads are served unlimited, writes get 503");
   }
   // A read served without a counter costs little; a write without one would let anyone flood the registry.
-  if (READ_POLICIES.has(policy)) return { allowed: true, headers: {} };
+  if (READ_POLICIES.has(policy)) {
+    countDecision(policy, "store_failed_allowed");
+    return { allowed: true, headers: {} };
+  }
+  countDecision(policy, "store_failed_refused");
   const error = new ApiError("unavailable", "Rate limiting is unavailable, so writes are paused; try again shortly.", {
     headers: { "Retry-After": "5" },
   });

@@ -26,6 +26,21 @@ export async function getDb(): Promise<Db> {
   return (await getDbHandle()).db;
 }
 
+/** The process-wide database if it is open, without opening it (metrics). */
+export async function peekDbHandle(): Promise<DbHandle | null> {
+  const state = globalState.__capdexDb;
+  return state ? state.handle.catch(() => null) : null;
+}
+
+/** Closes the process-wide database if it was opened (shutdown); a failed open is nothing to close. */
+export async function closeDb(): Promise<void> {
+  const state = globalState.__capdexDb;
+  globalState.__capdexDb = undefined;
+  if (!state) return;
+  const handle = await state.handle.catch(() => null);
+  await handle?.close();
+}
+
 /** Tests hand in their own database. */
 export function setDbHandle(handle: DbHandle): void {
   globalState.__capdexDb = { handle: Promise.resolve(handle) };

@@ -7,7 +7,15 @@ import path from "node:path";
 import postgres from "postgres";
 import { withDatabase } from "./pg";
 
-export type TestServer = { url: string; port: number; pid: number; logs: string[]; stop: () => Promise<void> };
+export type TestServer = {
+  url: string;
+  port: number;
+  pid: number;
+  logs: string[];
+  /** Resolves with the exit code (or the signal that ended it) when the process ends. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stop: () => Promise<void>;
+};
 
 export function buildDir(): string {
   return process.env.NEXT_DIST_DIR ?? ".next";
@@ -35,9 +43,12 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
   const logs: string[] = [];
   const child: ChildProcess = spawn(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: process.cwd(),
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PGLITE_DIR: "memory://", AUTH_SECRET: "capdex-test-secret-not-for-production", ...env } as NodeJS.ProcessEnv,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_MANUAL_SIG_HANDLE: "true", PGLITE_DIR: "memory://", AUTH_SECRET: "capdex-test-secret-not-for-production", ...env } as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   child.stdout?.on("data", (d) => logs.push(String(d)));
   child.stderr?.on("data", (d) => logs.push(String(d)));
   const url = `http://127.0.0.1:${port}`;
@@ -61,6 +72,7 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
     port,
     pid: child.pid!,
     logs,
+    exited,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -82,7 +94,16 @@ export async function createServerDatabase(): Promise<{ url: string; drop: () =>
     url: withDatabase(base, name),
     drop: async () => {
       const a = postgres(withDatabase(base, "postgres"), { max: 1, onnotice: () => {} });
-      await a.unsafe(`drop database if exists ${name} with (force)`);
+      // A server killed mid-statement leaves its backend running that statement until it next
+      // writes to the socket; FORCE waits only 5 s for it, so try a few times.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await a.unsafe(`drop database if exists ${name} with (force)`);
+          break;
+        } catch (err) {
+          if (attempt >= 5 || (err as { code?: string }).code !== "55006") throw err;
+        }
+      }
       await a.end();
     },
   };

@@ -3,8 +3,8 @@ import { sql } from "drizzle-orm";
 import { openDb, queryRows, type DbHandle } from "@/lib/db/client";
 import { endpoints, providers } from "@/lib/db/schema";
 import { claimDueEndpoints, runProbePass } from "@/lib/probes/schedule";
-import { listJobs, runIfDue } from "@/lib/jobs";
-import "@/lib/jobs/all";
+import { runIfDue } from "@/lib/jobs";
+import { ALL_JOBS } from "@/lib/jobs/all";
 import { createTestDb, type TestDb } from "../helpers/db";
 import { startX402Server, type X402TestServer } from "../helpers/x402-server";
 
@@ -123,7 +123,7 @@ describe("the probe schedule", () => {
   });
 
   it("runs as background jobs: probes.run probes what is due, probes.expire lets verified lapse", async () => {
-    const jobs = new Map(listJobs().map((j) => [j.name, j]));
+    const jobs = new Map(ALL_JOBS.map((j) => [j.name, j]));
     expect([...jobs.keys()]).toEqual(expect.arrayContaining(["probes.run", "probes.expire"]));
     const live = await listings(3);
     expect(await runIfDue(t.db, jobs.get("probes.run")!, { force: true })).toEqual({ probed: 3, passed: 3, failed: 0 });

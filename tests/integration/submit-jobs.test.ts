@@ -8,10 +8,10 @@ import { startDnsServer, type DnsTestServer } from "../helpers/dns-server";
 import { call } from "../helpers/http";
 import type { Principal } from "@/lib/auth/principal";
 import { endpoints, submissions, users, verifiedDomains } from "@/lib/db/schema";
-import { listJobs, runIfDue } from "@/lib/jobs";
+import { runIfDue } from "@/lib/jobs";
 import { createSubmission, verifySubmissionNow } from "@/lib/submissions";
 import { recheckAccountDomains, recheckEndpointDomains, recheckPendingSubmissions } from "@/lib/submissions/recheck";
-import "@/lib/submissions/jobs";
+import { recheckPendingJob } from "@/lib/submissions/jobs";
 import * as one from "@/app/api/submit/[id]/route";
 
 let t: TestDb;
@@ -96,7 +96,7 @@ describe("pending submissions in the background", () => {
   });
 
   it("are re-checked by a job that runs once however many instances call it at once", async () => {
-    const job = listJobs().find((j) => j.name === "submissions.recheck_pending")!;
+    const job = recheckPendingJob;
     const s = await submitOne("https://bg.job-co.com/");
     dns.setTxt(s.recordName, [s.value]);
     await makeDue([s.id]);

@@ -3,6 +3,7 @@ import { route } from "@/lib/http/route";
 
 // Every path under /api that no operation serves: problem+json 404, whatever the method.
 const notFound = route({
+  operation: "unmatched",
   handler: ({ url }) => {
     throw new ApiError("not_found", `There is no operation at ${url.pathname}; GET /api lists them.`);
   },

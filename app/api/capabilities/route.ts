@@ -4,6 +4,7 @@ import { listCapabilitiesQuerySchema } from "@/lib/schemas/capabilities";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   GET: route({
+    operation: "GET /capabilities",
     policy: "capabilities",
     query: listCapabilitiesQuerySchema,
     handler: ({ db, query }) => listCapabilities(db, query),

@@ -4,6 +4,7 @@ import { discoverBodySchema } from "@/lib/schemas/discover";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: route({
+    operation: "POST /discover",
     policy: "discover",
     body: discoverBodySchema,
     handler: ({ db, body, principal }) => discover(db, body, principal),

@@ -4,5 +4,5 @@ import { handleMcpRequest } from "@/lib/mcp/server";
 // Stateless Streamable HTTP: POST only. GET (no server-initiated stream) and DELETE (no sessions)
 // get 405, as the MCP transport spec allows.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  POST: route({ handler: (ctx) => handleMcpRequest(ctx) }),
+  POST: route({ operation: "POST /mcp", handler: (ctx) => handleMcpRequest(ctx) }),
 });

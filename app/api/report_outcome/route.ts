@@ -4,6 +4,7 @@ import { reportOutcomeBodySchema } from "@/lib/schemas/outcomes";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: route({
+    operation: "POST /report_outcome",
     policy: "report_outcome",
     body: reportOutcomeBodySchema,
     status: 202,

@@ -3,6 +3,7 @@ import { STATS_CACHE_MS, getStats } from "@/lib/stats";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   GET: route({
+    operation: "GET /stats",
     policy: "stats",
     // The same for every caller, so shared caches may keep it as long as an instance does.
     handler: async ({ db }) =>

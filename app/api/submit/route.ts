@@ -4,6 +4,7 @@ import { createSubmission } from "@/lib/submissions";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: route({
+    operation: "POST /submit",
     policy: "submit",
     body: submitBodySchema,
     status: 202,

@@ -4,6 +4,7 @@ import { getCapabilityQuerySchema } from "@/lib/schemas/capabilities";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   GET: route({
+    operation: "GET /capabilities/{id}",
     policy: "capabilities",
     query: getCapabilityQuerySchema,
     handler: ({ db, query, params }) => getCapabilityDetail(db, params.id, query.with_endpoints ?? false),

@@ -5,6 +5,7 @@ import { getSubmission } from "@/lib/submissions";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   GET: route({
+    operation: "GET /submit/{id}",
     policy: "submission",
     handler: ({ db, params }) => getSubmission(db, parseOrThrow(submissionParamsSchema, params).id),
   }),

@@ -6,6 +6,7 @@ import { verifySubmissionNow } from "@/lib/submissions";
 // No body is read: the check takes nothing from the caller but the submission id.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: route({
+    operation: "POST /submit/{id}/verify",
     policy: "submission",
     handler: ({ db, params }) => verifySubmissionNow(db, parseOrThrow(submissionParamsSchema, params).id),
   }),

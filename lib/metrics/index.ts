@@ -1,0 +1,102 @@
+// The Prometheus metrics of a Capdex process (GET /api/metrics on a server, METRICS_PORT on the
+// worker). Next bundles each route on its own, so the registry and its metrics live on globalThis and
+// every bundle counts into the same ones; prom-client itself is loaded once (serverExternalPackages).
+// Label values come from code (operation names, policies, job names), never from callers.
+import client from "prom-client";
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const JOB_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60];
+
+function createMetrics() {
+  const registry = new client.Registry();
+  // Process CPU, resident memory, heap, GC, open handles and the event-loop delay histogram.
+  client.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
+  const registers = [registry];
+  return {
+    registry,
+    requests: new client.Counter({
+      name: "capdex_http_requests_total",
+      help: "API requests answered, by operation and status",
+      labelNames: ["operation", "status"] as const,
+      registers,
+    }),
+    duration: new client.Histogram({
+      name: "capdex_http_request_duration_seconds",
+      help: "Time from the route wrapper's start to the answer, by operation and status",
+      labelNames: ["operation", "status"] as const,
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    rateLimit: new client.Counter({
+      name: "capdex_rate_limit_decisions_total",
+      help: "Rate-limit checks: allowed, limited (429), or the counter store failing (reads allowed, writes refused with 503)",
+      labelNames: ["policy", "decision", "store"] as const,
+      registers,
+    }),
+    resolutions: new client.Counter({
+      name: "capdex_discover_resolutions_total",
+      help: "How discover requests found their capability: capability_id, intent, or unresolved",
+      labelNames: ["kind"] as const,
+      registers,
+    }),
+    jobRuns: new client.Counter({
+      name: "capdex_job_runs_total",
+      help: "Background job runs this process claimed and ran",
+      labelNames: ["job"] as const,
+      registers,
+    }),
+    jobFailures: new client.Counter({
+      name: "capdex_job_failures_total",
+      help: "Background job runs that threw",
+      labelNames: ["job"] as const,
+      registers,
+    }),
+    jobDuration: new client.Histogram({
+      name: "capdex_job_duration_seconds",
+      help: "Duration of background job runs",
+      labelNames: ["job"] as const,
+      buckets: JOB_BUCKETS,
+      registers,
+    }),
+    jobLag: new client.Gauge({
+      name: "capdex_job_lag_seconds",
+      help: "How long after it fell due the job's last run started (database clock; any instance's previous run)",
+      labelNames: ["job"] as const,
+      registers,
+    }),
+    jobLastSuccess: new client.Gauge({
+      name: "capdex_job_last_success_timestamp_seconds",
+      help: "When a run of the job last ended without error in this process (Unix time)",
+      labelNames: ["job"] as const,
+      registers,
+    }),
+    dbPoolMax: new client.Gauge({ name: "capdex_db_pool_max", help: "Connections the postgres.js pool may open", registers }),
+    dbConnections: new client.Gauge({
+      name: "capdex_db_connections",
+      help: "This process's open database connections by state (pg_stat_activity, read at scrape time)",
+      labelNames: ["state"] as const,
+      registers,
+    }),
+    dbUp: new client.Gauge({ name: "capdex_db_up", help: "1 when the database answered the scrape's query, else 0", registers }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+const shared = globalThis as unknown as { __capdexMetrics?: Metrics };
+
+/** The process's metrics, created on first use. */
+export function metrics(): Metrics {
+  return (shared.__capdexMetrics ??= createMetrics());
+}
+
+/** Counts one answer of an API operation; label sets are made once per status, not per request. */
+export function requestRecorder(operation: string): (status: number, seconds: number) => void {
+  const labelsByStatus = new Map<number, { operation: string; status: string }>();
+  return (status, seconds) => {
+    let labels = labelsByStatus.get(status);
+    if (!labels) labelsByStatus.set(status, (labels = { operation, status: String(status) }));
+    const m = metrics();
+    m.requests.inc(labels);
+    m.duration.observe(labels, seconds);
+  };
+}
