@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { ApiError } from "@/lib/http/errors";
 import type { capabilityDetailSchema, listCapabilitiesResponseSchema } from "@/lib/schemas/capabilities";
 import type { DiscoverResponse, FallbackEndpoint, RankedEndpoint } from "@/lib/schemas/discover";
+import { describeCallLine } from "@/lib/discovery/call";
 
 type CapabilityList = z.output<typeof listCapabilitiesResponseSchema>;
 type CapabilityDetail = z.output<typeof capabilityDetailSchema>;
@@ -31,6 +32,8 @@ export function describeEndpoint(e: RankedEndpoint | FallbackEndpoint): string {
     `score ${e.score.toFixed(3)}`,
     `endpoint_id ${e.endpoint_id}`,
   ];
+  // How to call it, so an agent can act on the answer without reading the provider's docs.
+  if (e.call) parts.push(describeCallLine(e.call));
   if ("exclusion_reasons" in e && e.exclusion_reasons.length) parts.push(`not ranked: ${e.exclusion_reasons.join(", ")}`);
   return parts.join(" | ");
 }
