@@ -374,6 +374,8 @@ export const endpointFigures = pgTable(
     wTotal: doublePrecision("w_total").notNull().default(0),
     successRate: doublePrecision("success_rate"),
     p95LatencyMs: integer("p95_latency_ms"),
+    // how many different callers (reporter keys, not probes, not the provider itself) reported in 7 days
+    distinctReporters: integer("distinct_reporters").notNull().default(0),
     // weighted success rate per day, oldest first (7 numbers or nulls)
     daily: jsonb("daily").$type<Array<number | null>>().notNull().default([null, null, null, null, null, null, null]),
     // rollups changed since computed_at: recompute (no sooner than FIGURES_REFRESH_MS after the last time)

@@ -107,6 +107,7 @@ function selection() {
     changedAt: endpoints.changedAt,
     figures: {
       reports: endpointFigures.reports,
+      distinct_reporters: endpointFigures.distinctReporters,
       w_success: endpointFigures.wSuccess,
       w_total: endpointFigures.wTotal,
       success_rate: endpointFigures.successRate,

@@ -82,6 +82,7 @@ export function toRankedEndpoint(c: Candidate, factors: Factors, weights: Weight
       success_rate_7d: c.figures.success_rate_7d,
       p95_latency_ms: c.figures.p95_latency_ms,
       sample_size_7d: c.figures.sample_size_7d,
+      distinct_reporters_7d: c.figures.distinct_reporters_7d,
       last_verified_at: c.lastVerifiedAt,
     },
     score_breakdown: {

@@ -98,6 +98,7 @@ export const observedSchema = z.object({
   success_rate_7d: z.number().nullable(),
   p95_latency_ms: z.number().nullable(),
   sample_size_7d: z.number().int(),
+  distinct_reporters_7d: z.number().int(),
   last_verified_at: timestampSchema.nullable(),
 });
 
