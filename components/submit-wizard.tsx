@@ -11,6 +11,28 @@ import { Notice } from "./notice";
 
 const select = "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-950";
 
+function JsonField({ name, label, value, error, placeholder }: { name: string; label: string; value: string; error?: string; placeholder: string }) {
+  return (
+    <div>
+      <label htmlFor={`field-${name}`} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <textarea
+        id={`field-${name}`}
+        name={name}
+        rows={3}
+        defaultValue={value}
+        placeholder={placeholder}
+        spellCheck={false}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `field-${name}-error` : undefined}
+        className={`${select} font-mono text-sm ${error ? "border-red-700" : ""}`}
+      />
+      <FieldError id={`field-${name}-error`} message={error} />
+    </div>
+  );
+}
+
 export function SubmitWizard({
   capabilities,
   categories,
@@ -104,6 +126,18 @@ export function SubmitWizard({
               <textarea id="field-description" name="description" rows={3} maxLength={500} defaultValue={v("description")} aria-invalid={errors.description ? true : undefined} aria-describedby={errors.description ? "field-description-error" : undefined} className={`${select} ${errors.description ? "border-red-700" : ""}`} />
               <FieldError id="field-description-error" message={errors.description} />
             </div>
+            <details className="rounded-lg border border-slate-200 p-4" open={Boolean(v("call_input_example") || v("call_input_schema") || v("call_output_example") || errors.call_input_example || errors.call_input_schema || errors.call_output_example)}>
+              <summary className="cursor-pointer font-medium text-slate-900">How to call it (optional)</summary>
+              <p className="mt-2 text-sm text-slate-700">
+                Agents see this with your endpoint. Skip it if your 402 answer declares the x402 <code className="font-mono">bazaar</code> extension: a declaration wins.
+                GET and DELETE take query parameters; POST, PUT and PATCH a JSON body.
+              </p>
+              <div className="mt-3 space-y-4">
+                <JsonField name="call_input_example" label="Example input (JSON object)" value={v("call_input_example")} error={errors.call_input_example} placeholder='{"city": "Oslo"}' />
+                <JsonField name="call_input_schema" label="Input JSON Schema (optional)" value={v("call_input_schema")} error={errors.call_input_schema} placeholder='{"properties": {"city": {"type": "string"}}, "required": ["city"]}' />
+                <JsonField name="call_output_example" label="Example output (JSON object)" value={v("call_output_example")} error={errors.call_output_example} placeholder='{"temperature_c": 4.5}' />
+              </div>
+            </details>
           </>
         )}
         {step === 1 && (

@@ -19,6 +19,16 @@ import {
 } from "drizzle-orm/pg-core";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+/** endpoints.call: an EndpointCall of lib/schemas/call.ts (typed loosely here: the schema stays below the domains). */
+export type EndpointCallValue = Record<string, unknown> & { source: "declared" | "submitted"; method: string; updated_at: string };
+/** endpoints.payment_seen: what a 402 (or a catalogue item) offered, in x402 v2 terms. */
+export type PaymentSeenValue = {
+  x402_version: number;
+  accepts: Array<{ scheme: string; network: string; amount: string; asset: string; payTo: string; maxTimeoutSeconds: number; extra: Record<string, unknown> | null }>;
+  resource: { description?: string; mimeType?: string; serviceName?: string; tags?: string[] };
+  via: "probe" | "catalogue" | "seed";
+};
 const createdAt = () => ts("created_at").notNull().defaultNow();
 
 // ---------------------------------------------------------------- registry
@@ -167,6 +177,17 @@ export const endpoints = pgTable(
     // listed | delisted
     status: text("status").notNull().default("listed"),
     isDemo: boolean("is_demo").notNull().default(false),
+    // "submission" (a provider's own, or demo data) or the host of the catalogue it was imported from
+    source: text("source").notNull().default("submission"),
+    // How to call it (lib/schemas/call.ts): from the provider's bazaar declaration, else as submitted
+    call: jsonb("call").$type<EndpointCallValue>(),
+    // The last valid bazaar declaration as declared ({ info, schema }), re-served by the x402 discovery API
+    declaration: jsonb("declaration").$type<Record<string, unknown>>(),
+    // Why the last declaration seen was ignored ({ reason, problem, at }); null once a valid one is read
+    declarationIssue: jsonb("declaration_issue").$type<{ reason: string; problem: string; at: string }>(),
+    // The payment requirements last seen in a 402 (or a catalogue): { x402_version, accepts, resource, via }
+    paymentSeen: jsonb("payment_seen").$type<PaymentSeenValue>(),
+    paymentSeenAt: ts("payment_seen_at"),
     // domain ownership (DNS TXT), re-checked daily
     domainVerified: boolean("domain_verified").notNull().default(true),
     domainCheckedAt: ts("domain_checked_at"),
@@ -243,6 +264,8 @@ export const submissions = pgTable(
     acceptedAssets: text("accepted_assets").array().notNull().default(sql`'{"USDC"}'::text[]`),
     paymentType: text("payment_type").notNull().default("x402"),
     description: text("description").notNull().default(""),
+    // The optional input/output description of POST /submit `call` (lib/schemas/call.ts)
+    call: jsonb("call").$type<Record<string, unknown>>(),
     token: text("token").notNull(),
     userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
     endpointId: uuid("endpoint_id"),
@@ -351,6 +374,8 @@ export const endpointFigures = pgTable(
     wTotal: doublePrecision("w_total").notNull().default(0),
     successRate: doublePrecision("success_rate"),
     p95LatencyMs: integer("p95_latency_ms"),
+    // how many different callers (reporter keys, not probes, not the provider itself) reported in 7 days
+    distinctReporters: integer("distinct_reporters").notNull().default(0),
     // weighted success rate per day, oldest first (7 numbers or nulls)
     daily: jsonb("daily").$type<Array<number | null>>().notNull().default([null, null, null, null, null, null, null]),
     // rollups changed since computed_at: recompute (no sooner than FIGURES_REFRESH_MS after the last time)

@@ -9,9 +9,11 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { queryRows } from "@/lib/db/client";
-import { endpointFigures, endpoints, providers } from "@/lib/db/schema";
+import { endpointFigures, endpoints, providers, type PaymentSeenValue } from "@/lib/db/schema";
 import { figuresOfRow, type ObservedFigures, type StoredFiguresRow } from "@/lib/outcomes/figures";
+import type { EndpointCall } from "@/lib/schemas/call";
 import { normalizeNetwork } from "@/lib/schemas/networks";
+import { USDC_ADDRESSES } from "@/lib/probes/assets";
 import { describeError } from "./log";
 import { discoverySettings } from "./settings";
 import { logger } from "@/lib/log";
@@ -33,6 +35,18 @@ export type Candidate = {
   lastCheckOk: boolean | null;
   lastVerifiedAt: string | null;
   figures: ObservedFigures;
+  /** "submission" or the catalogue's host. */
+  source: string;
+  call: EndpointCall | null;
+  /** Lower-case asset symbols and contract addresses it takes (the `asset` constraint). */
+  assetKeys: string[];
+  /** x402 schemes its 402 offered (the `scheme` constraint); empty when none was seen. */
+  schemes: string[];
+  description: string;
+  declaration: Record<string, unknown> | null;
+  paymentSeen: PaymentSeenValue | null;
+  /** When anything shown of it last changed (x402 discovery's lastUpdated). */
+  changedAt: string;
 };
 
 export type CandidateSet = {
@@ -58,9 +72,11 @@ const MAX_ENTRIES = 10_000;
  */
 const REFRESH_BATCH = 25;
 
-type Row = Omit<Candidate, "figures" | "lastVerifiedAt" | "networkName"> & {
+type Row = Omit<Candidate, "figures" | "lastVerifiedAt" | "networkName" | "assetKeys" | "schemes" | "changedAt" | "call"> & {
+  call: unknown;
   capabilityId: string;
   lastVerifiedAt: Date | null;
+  changedAt: Date | string;
   dbNowMs: number;
   /** Null when the endpoint has no stored figures (the left join found no row). */
   figures: StoredFiguresRow | null;
@@ -84,8 +100,15 @@ function selection() {
     consecutiveFailures: endpoints.consecutiveFailures,
     lastCheckOk: endpoints.lastCheckOk,
     lastVerifiedAt: endpoints.lastVerifiedAt,
+    source: endpoints.source,
+    call: endpoints.call,
+    description: endpoints.description,
+    declaration: endpoints.declaration,
+    paymentSeen: endpoints.paymentSeen,
+    changedAt: endpoints.changedAt,
     figures: {
       reports: endpointFigures.reports,
+      distinct_reporters: endpointFigures.distinctReporters,
       w_success: endpointFigures.wSuccess,
       w_total: endpointFigures.wTotal,
       success_rate: endpointFigures.successRate,
@@ -105,16 +128,20 @@ function candidatesQuery(db: Db) {
     .leftJoin(endpointFigures, eq(endpointFigures.endpointId, endpoints.id));
 }
 
+// Imported endpoints are ranked only once probed (their first probe moves changed_at: it sets
+// check_state or consecutive_failures).
+const rankable = () => and(eq(endpoints.status, "listed"), sql`(${endpoints.source} = 'submission' or ${endpoints.lastCheckAt} is not null)`);
+
 function buildStatement(db: Db) {
   return candidatesQuery(db)
-    .where(and(eq(endpoints.capabilityId, sql.placeholder("capabilityId")), eq(endpoints.status, "listed")))
+    .where(and(eq(endpoints.capabilityId, sql.placeholder("capabilityId")), rankable()))
     .prepare("discovery_candidates");
 }
 
 /** Many capabilities at once (warming a fresh instance, background reloads). */
 function buildManyStatement(db: Db) {
   return candidatesQuery(db)
-    .where(and(sql`${endpoints.capabilityId} = any(${sql.placeholder("capabilityIds")}::text[])`, eq(endpoints.status, "listed")))
+    .where(and(sql`${endpoints.capabilityId} = any(${sql.placeholder("capabilityIds")}::text[])`, rankable()))
     .prepare("discovery_candidates_many");
 }
 
@@ -238,6 +265,7 @@ function queueReload(db: Db, s: State, capabilityIds: string[]): void {
 }
 
 function toCandidate(r: Row): Candidate {
+  const seen = parseJson(r.paymentSeen) as PaymentSeenValue | null;
   return {
     id: r.id,
     providerName: r.providerName,
@@ -254,7 +282,38 @@ function toCandidate(r: Row): Candidate {
     lastCheckOk: r.lastCheckOk,
     lastVerifiedAt: r.lastVerifiedAt ? new Date(r.lastVerifiedAt).toISOString() : null,
     figures: figuresOfRow(r.figures),
+    source: r.source,
+    call: parseJson(r.call) as EndpointCall | null,
+    assetKeys: assetKeysOf(r.acceptedAssets, seen),
+    schemes: [...new Set((seen?.accepts ?? []).map((a) => a.scheme.toLowerCase()))],
+    description: r.description,
+    declaration: parseJson(r.declaration) as Record<string, unknown> | null,
+    paymentSeen: seen,
+    changedAt: new Date(r.changedAt).toISOString(),
   };
+}
+
+/** jsonb arrives parsed from both drivers, except through a raw `sql` selection on some: parse strings. */
+function parseJson(v: unknown): unknown {
+  if (typeof v !== "string") return v ?? null;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return null;
+  }
+}
+
+const USDC_BY_ADDRESS = new Map(Object.values(USDC_ADDRESSES).map((a) => [a.toLowerCase(), "usdc"]));
+
+function assetKeysOf(symbols: string[], seen: PaymentSeenValue | null): string[] {
+  const keys = new Set(symbols.map((a) => a.toLowerCase()));
+  for (const a of seen?.accepts ?? []) {
+    const address = a.asset.toLowerCase();
+    keys.add(address);
+    const symbol = USDC_BY_ADDRESS.get(address);
+    if (symbol) keys.add(symbol);
+  }
+  return [...keys];
 }
 
 /**

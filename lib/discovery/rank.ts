@@ -7,7 +7,16 @@ import { pickExplorer, placeExplorer } from "./exploration";
 import { computeFactors, computeReferences, round4, weighScore, type Factors, type Weights } from "./scoring";
 
 export type ExclusionReason = (typeof EXCLUSION_REASONS)[number];
-export type Constraints = { max_price?: number; network?: string; verified_only?: boolean };
+export type Constraints = {
+  max_price?: number;
+  network?: string;
+  verified_only?: boolean;
+  /** lower-case symbol or contract address */
+  asset?: string;
+  /** lower-case x402 scheme */
+  scheme?: string;
+  callable?: boolean;
+};
 export type RankOptions = {
   capabilityId: string;
   weights: Weights;
@@ -24,9 +33,17 @@ export const MAX_FALLBACKS = 5;
 
 type Scored = { c: Candidate; out: RankedEndpoint; reasons: readonly ExclusionReason[] };
 
-/** An endpoint counts as verified when its probes pass and its domain record still stands. */
-export function isVerified(c: Pick<Candidate, "checkState" | "domainVerified">): boolean {
-  return c.checkState === "verified" && c.domainVerified;
+/**
+ * A submitted endpoint whose domain record has gone (it may have changed hands). Imported endpoints
+ * have no record until their provider claims them: that is not a loss.
+ */
+export function isDomainLost(c: Pick<Candidate, "domainVerified" | "source">): boolean {
+  return !c.domainVerified && c.source === "submission";
+}
+
+/** `verified`: the endpoint's last probe passed (and, for a submission, its domain record still stands). */
+export function isVerified(c: Pick<Candidate, "checkState" | "domainVerified" | "source">): boolean {
+  return c.checkState === "verified" && !isDomainLost(c);
 }
 
 const NONE: readonly ExclusionReason[] = Object.freeze([]);
@@ -35,15 +52,19 @@ const NONE: readonly ExclusionReason[] = Object.freeze([]);
 export function exclusionReasons(c: Candidate, constraints: Constraints | undefined): readonly ExclusionReason[] {
   const failing = c.checkState === "failing";
   // A domain whose TXT record has gone may have changed hands: never ranked until it is back.
-  const domainLost = !c.domainVerified;
+  const domainLost = isDomainLost(c);
   if (!constraints && !failing && !domainLost) return NONE;
   const out: ExclusionReason[] = [];
   if (failing) out.push("failed_recent_checks");
-  if (domainLost || (constraints?.verified_only && !isVerified(c))) out.push("unverified");
+  // verified_only: both facts, the probes' and the domain's (API.md, version 0.2).
+  if (domainLost || (constraints?.verified_only && !(isVerified(c) && c.domainVerified))) out.push("unverified");
   if (constraints?.max_price !== undefined && c.pricePerCall > constraints.max_price) out.push("over_max_price");
   if (constraints?.network !== undefined && c.networkName !== constraints.network) {
     out.push("network_mismatch");
   }
+  if (constraints?.asset !== undefined && !c.assetKeys.includes(constraints.asset)) out.push("asset_mismatch");
+  if (constraints?.scheme !== undefined && !c.schemes.includes(constraints.scheme)) out.push("scheme_mismatch");
+  if (constraints?.callable && !c.call) out.push("not_callable");
   return out.length ? out : NONE;
 }
 
@@ -55,11 +76,14 @@ export function toRankedEndpoint(c: Candidate, factors: Factors, weights: Weight
     method: c.method,
     score: round4(weighScore(factors, weights)),
     verified: isVerified(c),
+    domain_verified: c.domainVerified,
+    source: c.source,
     payment: { type: c.paymentType, price_per_call: c.pricePerCall, network: c.network, accepted_assets: c.acceptedAssets },
     observed: {
       success_rate_7d: c.figures.success_rate_7d,
       p95_latency_ms: c.figures.p95_latency_ms,
       sample_size_7d: c.figures.sample_size_7d,
+      distinct_reporters_7d: c.figures.distinct_reporters_7d,
       last_verified_at: c.lastVerifiedAt,
     },
     score_breakdown: {
@@ -68,6 +92,7 @@ export function toRankedEndpoint(c: Candidate, factors: Factors, weights: Weight
       price: round4(factors.price),
       stability: round4(factors.stability),
     },
+    ...(c.call ? { call: c.call } : {}),
   };
 }
 
@@ -124,7 +149,7 @@ export function rankCandidates(candidates: readonly Candidate[], opts: RankOptio
       fit.push(s);
     } else if (!opts.includeFallbacks) {
       continue;
-    } else if (reasons.length === 1 && (reasons[0] === "failed_recent_checks" || (reasons[0] === "unverified" && !s.c.domainVerified))) {
+    } else if (reasons.length === 1 && (reasons[0] === "failed_recent_checks" || (reasons[0] === "unverified" && isDomainLost(s.c)))) {
       if (failing.length < MAX_FALLBACKS) failing.push({ ...s.out, exclusion_reasons: [reasons[0]] });
     } else {
       misses.push({ s, reasons });

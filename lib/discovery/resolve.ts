@@ -55,6 +55,11 @@ function resolveRemembered(registry: Registry, text: string) {
   return answer;
 }
 
+/** The intent resolver's reading of a text (best at or above the confidence floor, and the runners-up), never an error. */
+export async function readIntent(db: Db, text: string): Promise<ReturnType<typeof resolveIntent>> {
+  return resolveRemembered(await getRegistry(db), text);
+}
+
 export async function resolveCapability(db: Db, body: Pick<DiscoverBody, "capability_id" | "intent">): Promise<Resolution> {
   const registry = await getRegistry(db);
   // Both given: capability_id wins and the intent is ignored (API.md).

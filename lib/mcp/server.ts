@@ -20,6 +20,9 @@ export const MCP_INSTRUCTIONS =
   "Call discover with an intent in plain words (or a capability_id from list_capabilities) to get endpoints ranked " +
   "by observed success rate, latency and price; call the best one yourself; then call report_outcome with its " +
   "endpoint_id, the discovery_id, success, latency_ms and status_code so the ranking learns. " +
+  "Ranked endpoints carry `call` when known: the parameters or body (JSON Schema and example) and an output example. " +
+  "x402 clients can also read Capdex as a facilitator catalogue: GET /api/x402/discovery/resources and " +
+  "/api/x402/discovery/search (facilitator URL {origin}/api/x402). " +
   "Errors carry a stable code (capability_not_found, intent_unresolved, validation_failed, rate_limited, ...).";
 
 export function toolByName(name: string): McpTool | undefined {

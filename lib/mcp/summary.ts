@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { ApiError } from "@/lib/http/errors";
 import type { capabilityDetailSchema, listCapabilitiesResponseSchema } from "@/lib/schemas/capabilities";
 import type { DiscoverResponse, FallbackEndpoint, RankedEndpoint } from "@/lib/schemas/discover";
+import { describeCallLine } from "@/lib/discovery/call";
 
 type CapabilityList = z.output<typeof listCapabilitiesResponseSchema>;
 type CapabilityDetail = z.output<typeof capabilityDetailSchema>;
@@ -32,6 +33,8 @@ export function describeEndpoint(e: RankedEndpoint | FallbackEndpoint): string {
     `endpoint_id ${e.endpoint_id}`,
   ];
   if (e.exploration) parts.push("exploration: a new endpoint with a short record, placed here so it can earn one");
+  // How to call it, so an agent can act on the answer without reading the provider's docs.
+  if (e.call) parts.push(describeCallLine(e.call));
   if ("exclusion_reasons" in e && e.exclusion_reasons.length) parts.push(`not ranked: ${e.exclusion_reasons.join(", ")}`);
   return parts.join(" | ");
 }

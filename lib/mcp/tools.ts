@@ -116,8 +116,9 @@ export const discoverTool = defineTool({
     "Find callable HTTP API endpoints for a need, ranked by observed success rate, latency and price. " +
     "Send intent (what you need, in plain words) or capability_id (from list_capabilities); if both, capability_id wins. " +
     "Each endpoint comes with url, method, x402 payment terms (price per call in USD, network, assets), 7-day " +
-    "success rate and p95 latency, and an endpoint_id; the answer has a discovery_id. Call the endpoint yourself, " +
-    "then report how it went with report_outcome.",
+    "success rate and p95 latency, and an endpoint_id; where known, `call` says how to call it (query parameters or " +
+    "JSON body with a schema and an example, or an MCP tool, and an output example). The answer has a discovery_id. " +
+    "Call the endpoint yourself, then report how it went with report_outcome.",
   policy: "discover",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   schema: discoverBodySchema,
@@ -127,7 +128,10 @@ export const discoverTool = defineTool({
     constraints: "Filters: endpoints that miss one are not ranked (they may appear as fallbacks).",
     "constraints.max_price": "Highest acceptable price per call, in USD.",
     "constraints.network": `Payment network: ${NETWORK_NAMES.join(", ")}, or a CAIP-2 id such as eip155:8453.`,
-    "constraints.verified_only": "Only endpoints whose last health probe passed within the hour.",
+    "constraints.verified_only": "Only endpoints whose last health probe passed within the hour and whose provider proved the domain.",
+    "constraints.asset": "Payment asset the endpoint must accept: a symbol such as USDC, or a contract address.",
+    "constraints.scheme": "x402 payment scheme the endpoint must offer, e.g. exact.",
+    "constraints.callable": "Only endpoints whose call (input and output) is known.",
     preferences: "How to rank.",
     "preferences.ranking_preset": `Weighting of success, latency, price and stability: ${PRESET_NAMES.join(", ")} (default: default).`,
     "preferences.limit": "How many ranked endpoints to return, 1 to 20 (default 5).",

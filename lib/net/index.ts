@@ -13,6 +13,11 @@ export { isPublicAddress, judgeAddress } from "./address";
 
 export const DEFAULT_TIMEOUT_MS = 5_000;
 export const DEFAULT_MAX_BYTES = 64 * 1024;
+/**
+ * Response headers read at most. Above Node's 16 KiB default: a version 2 challenge travels in the
+ * PAYMENT-REQUIRED header, base64 JSON with the bazaar declaration (up to 32 KiB of JSON) inside.
+ */
+export const MAX_HEADER_BYTES = 96 * 1024;
 const USER_AGENT = "CapdexProbe/0.1 (+https://github.com/capdex; endpoint check)";
 
 export type SafeFetchInit = {
@@ -96,6 +101,7 @@ export async function safeFetch(input: string | URL, init: SafeFetchInit = {}): 
         lookup: createGuardedLookup({ allowPrivate, resolver }) as never,
         // A fresh connection per request: no pooled socket skips the connect-time check.
         agent: false,
+        maxHeaderSize: MAX_HEADER_BYTES,
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -7,6 +7,7 @@ import { discoverBodySchema, discoverResponseSchema } from "@/lib/schemas/discov
 import { reportOutcomeBodySchema, reportOutcomeResponseSchema } from "@/lib/schemas/outcomes";
 import { statsResponseSchema } from "@/lib/schemas/stats";
 import { submissionSchema, submitBodySchema, submitResponseSchema } from "@/lib/schemas/submit";
+import { discoveryResourcesResponseSchema, listDiscoveryQuerySchema, searchDiscoveryQuerySchema, searchDiscoveryResponseSchema } from "@/lib/schemas/x402-discovery";
 import { POLICIES, type PolicyName } from "@/lib/ratelimit/policies";
 
 type JsonSchema = Record<string, unknown>;
@@ -52,6 +53,14 @@ const OPERATIONS: Operation[] = [
   {
     method: "post", path: "/report_outcome", summary: "Report how a call to an endpoint went", policy: "report_outcome",
     body: reportOutcomeBodySchema, response: { status: 202, schema: reportOutcomeResponseSchema, description: "Report accepted" }, errors: [400, 401, 404, 413, 415, 422, 429],
+  },
+  {
+    method: "get", path: "/x402/discovery/resources", summary: "x402 discovery API: payable endpoints, capability then rank (the official client's listResources)", policy: "capabilities",
+    query: listDiscoveryQuerySchema, response: { status: 200, schema: discoveryResourcesResponseSchema, description: "A page of resources with the total" }, errors: [401, 422, 429],
+  },
+  {
+    method: "get", path: "/x402/discovery/search", summary: "x402 discovery API: search in plain words through the intent resolver and the ranking (the official client's search)", policy: "capabilities",
+    query: searchDiscoveryQuerySchema, response: { status: 200, schema: searchDiscoveryResponseSchema, description: "Matching resources, best first (possibly none)" }, errors: [401, 422, 429],
   },
   { method: "get", path: "/stats", summary: "Public network statistics", policy: "stats", response: { status: 200, schema: statsResponseSchema, description: "Statistics" }, errors: [401, 429] },
   { method: "get", path: "/openapi.json", summary: "This document", response: { status: 200, schema: z.object({}).catchall(z.unknown()), description: "OpenAPI 3.1" }, errors: [400, 401, 503] },
@@ -114,7 +123,7 @@ function build(): Record<string, unknown> {
     if (op.query) {
       const shape = op.query.shape as Record<string, z.ZodType>;
       for (const [name, s] of Object.entries(shape)) {
-        parameters.push({ name, in: "query", required: false, schema: convert(s, "input") });
+        parameters.push({ name, in: "query", required: !s.safeParse(undefined).success, schema: convert(s, "input") });
       }
     }
     const responses: Record<string, unknown> = {

@@ -13,6 +13,8 @@ export type ObservedFigures = {
   success_rate_7d: number | null;
   p95_latency_ms: number | null;
   sample_size_7d: number;
+  /** Different callers that reported in 7 days (probes and the provider's own reports left out). */
+  distinct_reporters_7d: number;
   /** Weighted successes and total, for smoothing in the ranking. */
   weighted_success_7d: number;
   weighted_total_7d: number;
@@ -30,6 +32,7 @@ export function emptyFigures(): ObservedFigures {
     success_rate_7d: null,
     p95_latency_ms: null,
     sample_size_7d: 0,
+    distinct_reporters_7d: 0,
     weighted_success_7d: 0,
     weighted_total_7d: 0,
     daily_success: Array(7).fill(null),
@@ -71,6 +74,20 @@ export async function getObservedFigures(db: Db, endpointIds: string[]): Promise
     for (const [day, rate] of Object.entries(r.daily)) f.daily_success[6 - Number(day)] = rate === null ? null : Number(rate);
     if (r.hist) hists.set(r.endpoint_id, r.hist);
   }
+  // Distinct callers cannot be summed from hourly rollups: counted from the reports themselves (the
+  // rolled-up ones, like every other figure), over the (endpoint_id, created_at) index.
+  const reporters = await queryRows<{ endpoint_id: string; n: number }>(
+    db,
+    sql`select r.endpoint_id::text as endpoint_id, count(distinct r.reporter_key)::int as n
+        from outcome_reports r
+        join endpoints e on e.id = r.endpoint_id
+        join providers p on p.id = e.provider_id
+        where r.endpoint_id = any(${uuidArray(endpointIds)}) and r.created_at > now() - interval '7 days'
+          and r.rolled_up and r.reporter_kind <> 'probe'
+          and (p.user_id is null or r.user_id is distinct from p.user_id)
+        group by r.endpoint_id`,
+  );
+  for (const r of reporters) out.get(r.endpoint_id)!.distinct_reporters_7d = Number(r.n);
   for (const [id, f] of out) {
     if (f.weighted_total_7d > 0) f.success_rate_7d = round(f.weighted_success_7d / f.weighted_total_7d, 4);
     const p95 = quantileOf(hists.get(id) ?? {}, 0.95);
@@ -104,6 +121,7 @@ export async function storeFigures(db: Db, endpointIds: string[]): Promise<numbe
     [...figures].map(([id, f]) => ({
       endpoint_id: id,
       reports: f.sample_size_7d,
+      distinct_reporters: f.distinct_reporters_7d,
       w_success: f.weighted_success_7d,
       w_total: f.weighted_total_7d,
       success_rate: f.success_rate_7d,
@@ -116,19 +134,19 @@ export async function storeFigures(db: Db, endpointIds: string[]): Promise<numbe
   const stored = await queryRows<{ n: number }>(
     db,
     sql`with v as (
-          select x.* from jsonb_to_recordset(${rows}::jsonb) as x(endpoint_id uuid, reports int, w_success float8, w_total float8,
+          select x.* from jsonb_to_recordset(${rows}::jsonb) as x(endpoint_id uuid, reports int, distinct_reporters int, w_success float8, w_total float8,
                  success_rate float8, p95_latency_ms int, daily jsonb)
           where exists (select 1 from endpoints e where e.id = x.endpoint_id)),
         up as (
-          insert into endpoint_figures as f (endpoint_id, reports, w_success, w_total, success_rate, p95_latency_ms, daily, dirty, computed_at, changed_at)
-          select endpoint_id, reports, w_success, w_total, success_rate, p95_latency_ms, daily, false, now(), clock_timestamp() from v
+          insert into endpoint_figures as f (endpoint_id, reports, distinct_reporters, w_success, w_total, success_rate, p95_latency_ms, daily, dirty, computed_at, changed_at)
+          select endpoint_id, reports, distinct_reporters, w_success, w_total, success_rate, p95_latency_ms, daily, false, now(), clock_timestamp() from v
           order by endpoint_id
           on conflict (endpoint_id) do update set
-            reports = excluded.reports, w_success = excluded.w_success, w_total = excluded.w_total,
+            reports = excluded.reports, distinct_reporters = excluded.distinct_reporters, w_success = excluded.w_success, w_total = excluded.w_total,
             success_rate = excluded.success_rate, p95_latency_ms = excluded.p95_latency_ms, daily = excluded.daily,
             computed_at = excluded.computed_at,
-            changed_at = case when (f.reports, f.w_success, f.w_total, f.success_rate, f.p95_latency_ms, f.daily)
-                                   is distinct from (excluded.reports, excluded.w_success, excluded.w_total,
+            changed_at = case when (f.reports, f.distinct_reporters, f.w_success, f.w_total, f.success_rate, f.p95_latency_ms, f.daily)
+                                   is distinct from (excluded.reports, excluded.distinct_reporters, excluded.w_success, excluded.w_total,
                                                      excluded.success_rate, excluded.p95_latency_ms, excluded.daily)
                               then excluded.changed_at else f.changed_at end
           returning 1)
@@ -175,7 +193,7 @@ export async function readStoredFigures(db: Db, endpointIds: string[]): Promise<
   if (!endpointIds.length) return out;
   const rows = await queryRows<StoredFiguresRow & { endpoint_id: string }>(
     db,
-    sql`select endpoint_id::text as endpoint_id, reports, w_success, w_total, success_rate, p95_latency_ms, daily
+    sql`select endpoint_id::text as endpoint_id, reports, distinct_reporters, w_success, w_total, success_rate, p95_latency_ms, daily
         from endpoint_figures where endpoint_id = any(${uuidArray(endpointIds)})`,
   );
   for (const r of rows) out.set(r.endpoint_id, figuresOfRow(r));
@@ -184,6 +202,7 @@ export async function readStoredFigures(db: Db, endpointIds: string[]): Promise<
 
 export type StoredFiguresRow = {
   reports: number | null;
+  distinct_reporters?: number | null;
   w_success: number | null;
   w_total: number | null;
   success_rate: number | null;
@@ -198,6 +217,7 @@ export function figuresOfRow(r: StoredFiguresRow | null): ObservedFigures {
     success_rate_7d: r.success_rate === null ? null : Number(r.success_rate),
     p95_latency_ms: r.p95_latency_ms === null ? null : Number(r.p95_latency_ms),
     sample_size_7d: Number(r.reports),
+    distinct_reporters_7d: Number(r.distinct_reporters ?? 0),
     weighted_success_7d: Number(r.w_success),
     weighted_total_7d: Number(r.w_total),
     daily_success: r.daily ?? Array(7).fill(null),

@@ -60,6 +60,8 @@ export function curlExamples(api: string): Record<string, string> {
       { endpoint_id: EXAMPLE_ENDPOINT, success: true, latency_ms: 412, status_code: 200, discovery_id: "<discovery_id from discover>" },
       { auth: true },
     ),
+    "GET /x402/discovery/resources": curlGet(`${api}/x402/discovery/resources?network=base&extensions=bazaar&limit=5`),
+    "GET /x402/discovery/search": curlGet(`${api}/x402/discovery/search?query=${encodeURIComponent("current weather in Lisbon")}&limit=3`),
     "GET /stats": curlGet(`${api}/stats`),
     "GET /openapi.json": curlGet(`${api}/openapi.json`),
     "GET /health": curlGet(`${api}/health`),

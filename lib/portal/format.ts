@@ -56,6 +56,9 @@ const REASON_TEXT: Record<string, string> = {
   over_max_price: "over the maximum price",
   network_mismatch: "on another network",
   beyond_limit: "beyond the result limit",
+  asset_mismatch: "does not take the asset asked for",
+  scheme_mismatch: "does not offer the payment scheme asked for",
+  not_callable: "how to call it is not known",
 };
 
 /** Why discover left an endpoint out of the ranking, in words. */

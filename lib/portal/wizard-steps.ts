@@ -1,7 +1,12 @@
 // The steps of the submission wizard and the fields each asks for (safe to import in the browser).
 
 export const WIZARD_STEPS = [
-  { id: "endpoint", title: "Endpoint", fields: ["endpoint_url", "method", "capability_id", "description"] },
+  {
+    id: "endpoint",
+    title: "Endpoint",
+    // The call_* fields are optional: how to call it, for endpoints whose 402 declares nothing.
+    fields: ["endpoint_url", "method", "capability_id", "description", "call_input_example", "call_input_schema", "call_output_example"],
+  },
   { id: "pricing", title: "Pricing", fields: ["price_per_call", "network", "accepted_assets"] },
   { id: "contact", title: "Contact", fields: ["provider_name", "contact_email"] },
 ] as const;

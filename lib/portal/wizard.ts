@@ -4,21 +4,71 @@
 import type { z } from "zod";
 import { isApiError } from "@/lib/http/errors";
 import { checkEndpointUrl } from "@/lib/submissions";
+import { declarationOfSubmitted } from "@/lib/probes/declaration";
+import { submittedCallSchema, type SubmittedCall } from "@/lib/schemas/call";
 import { submitBodySchema, type SubmitBody } from "@/lib/schemas/submit";
 import { WIZARD_FIELDS, WIZARD_STEPS, type WizardErrors, type WizardField, type WizardValues } from "./wizard-steps";
 
 export * from "./wizard-steps";
 
 const STEP_SCHEMAS = [
-  submitBodySchema.pick({ endpoint_url: true, method: true, capability_id: true, description: true }),
+  submitBodySchema.pick({ endpoint_url: true, method: true, capability_id: true, description: true, call: true }),
   submitBodySchema.pick({ price_per_call: true, network: true, accepted_assets: true }),
   submitBodySchema.pick({ provider_name: true, contact_email: true }),
 ];
 
+const CALL_FIELDS = ["call_input_example", "call_input_schema", "call_output_example"] as const;
+type CallField = (typeof CALL_FIELDS)[number];
+const isCallField = (f: string): f is CallField => (CALL_FIELDS as readonly string[]).includes(f);
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+
+/**
+ * The optional call fields (JSON texts) as the `call` POST /api/submit takes, or the errors of the
+ * fields that are not JSON objects; null when all are empty. A body for POST, PUT and PATCH, else
+ * query parameters.
+ */
+export function callOfForm(values: WizardValues): { call: SubmittedCall | null; errors: WizardErrors } {
+  const errors: WizardErrors = {};
+  const parsed: Partial<Record<CallField, Record<string, unknown>>> = {};
+  for (const f of CALL_FIELDS) {
+    const text = (values[f] ?? "").trim();
+    if (!text) continue;
+    try {
+      const v: unknown = JSON.parse(text);
+      if (typeof v !== "object" || v === null || Array.isArray(v)) errors[f] = "Write a JSON object, e.g. {\"city\": \"Oslo\"}.";
+      else parsed[f] = v as Record<string, unknown>;
+    } catch {
+      errors[f] = "This is not valid JSON.";
+    }
+  }
+  if (Object.keys(errors).length || !Object.keys(parsed).length) return { call: null, errors };
+  const method = (values.method ?? "GET").trim().toUpperCase();
+  const body = BODY_METHODS.has(method);
+  const call = {
+    input: {
+      kind: body ? ("body" as const) : ("query" as const),
+      ...(body ? { body_type: "json" as const } : {}),
+      ...(parsed.call_input_example ? { example: parsed.call_input_example } : {}),
+      ...(parsed.call_input_schema ? { schema: parsed.call_input_schema } : {}),
+    },
+    ...(parsed.call_output_example ? { output: { type: "json", example: parsed.call_output_example } } : {}),
+  };
+  const shape = submittedCallSchema.safeParse(call);
+  if (!shape.success) return { call: null, errors: { call_input_example: shape.error.issues[0]?.message ?? "Not a valid description." } };
+  const checked = declarationOfSubmitted(shape.data, method);
+  if (!checked.ok) return { call: null, errors: { [parsed.call_input_schema ? "call_input_schema" : "call_input_example"]: checked.problem } };
+  return { call: shape.data, errors: {} };
+}
+
 /** Form strings -> the JSON shape the schema expects (numbers, lists; empty optional fields left out). */
 export function toBodyShape(values: WizardValues, fields: readonly WizardField[] = WIZARD_FIELDS): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  if (fields.some(isCallField)) {
+    const { call } = callOfForm(values);
+    if (call) out.call = call;
+  }
   for (const f of fields) {
+    if (isCallField(f)) continue;
     const v = (values[f] ?? "").trim();
     if (f === "price_per_call") out[f] = v === "" ? undefined : /^-?(\d+\.?\d*|\.\d+)$/.test(v) ? Number(v) : v;
     else if (f === "accepted_assets") {
@@ -48,6 +98,7 @@ export function validateStep(step: number, values: WizardValues, known?: (id: st
   const result = STEP_SCHEMAS[step].safeParse(toBodyShape(values, fields));
   const errors = result.success ? {} : issuesToErrors(result.error);
   if (step === 0 && !(values.capability_id ?? "").trim()) errors.capability_id = "Pick a capability from the list.";
+  if (step === 0) Object.assign(errors, callOfForm(values).errors);
   if (step === 0 && !errors.endpoint_url) {
     try {
       checkEndpointUrl((values.endpoint_url ?? "").trim());
@@ -75,7 +126,8 @@ export function validateAll(values: WizardValues, known?: (id: string) => boolea
 
 /** The step holding a field named by a problem pointer (#/endpoint_url -> 0). */
 export function stepOfPointer(pointer: string): { step: number; field: WizardField | null } {
-  const field = pointer.replace(/^#\//, "").split("/")[0] as WizardField;
+  const first = pointer.replace(/^#\//, "").split("/")[0];
+  const field = (first === "call" ? "call_input_example" : first) as WizardField;
   const step = WIZARD_STEPS.findIndex((s) => (s.fields as readonly string[]).includes(field));
   return step < 0 ? { step: 0, field: null } : { step, field };
 }

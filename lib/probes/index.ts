@@ -7,10 +7,11 @@ import { ApiError } from "@/lib/http/errors";
 import { NetError, safeFetch } from "@/lib/net";
 import { recordProbeOutcome } from "@/lib/outcomes";
 import { judgeError, judgeResponse, type Listing, type ProbeVerdict } from "./evaluate";
+import { recordSeenChallenge } from "./seen";
 import { recordProbe, type RecordedState } from "./state";
 import { errorFields, logger } from "@/lib/log";
 
-export type { ProbeReason, ProbeVerdict, Listing } from "./evaluate";
+export type { ProbeReason, ProbeVerdict, Listing, PaymentRequirement, SeenChallenge } from "./evaluate";
 export { expireVerified, listEndpointChecks, probeIntervalSeconds } from "./state";
 
 export type ProbeResult =
@@ -55,6 +56,7 @@ export async function probeEndpoint(db: Db, endpointId: string): Promise<ProbeRe
 export async function probeListing(db: Db, e: Listing & { id: string }): Promise<ProbeResult> {
   const verdict = await runProbe(e);
   const state = await recordProbe(db, e.id, verdict);
+  if (state && verdict.seen) await recordSeenChallenge(db, e.id, verdict.seen);
   if (state && !NOT_OBSERVED.has(verdict.reason)) {
     await recordProbeOutcome(db, { endpointId: e.id, success: verdict.ok, latencyMs: verdict.latencyMs, statusCode: verdict.status }).catch((err) => {
       // The check itself is stored; a lost figure sample is not worth failing the probe for.

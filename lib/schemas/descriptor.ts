@@ -1,7 +1,7 @@
 // GET /api: the service descriptor, and the list of public operations it names.
 import { z } from "zod";
 
-export const API_VERSION = "0.1";
+export const API_VERSION = "0.2";
 
 export const OPERATIONS: Record<string, string> = {
   "POST /discover": "Find ranked endpoints by capability or intent",
@@ -12,6 +12,8 @@ export const OPERATIONS: Record<string, string> = {
   "GET /submit/{id}": "State of a submission",
   "POST /submit/{id}/verify": "Check a submission's DNS TXT record now",
   "POST /report_outcome": "Report how a call to an endpoint went",
+  "GET /x402/discovery/resources": "x402 discovery API (Bazaar): list payable endpoints; facilitator base URL {origin}/api/x402",
+  "GET /x402/discovery/search": "x402 discovery API (Bazaar): search payable endpoints in plain words, best first",
   "GET /openapi.json": "OpenAPI 3.1 description of this API",
   "GET /health": "Process liveness",
   "GET /ready": "Readiness: database reachable and migrated",

@@ -1,5 +1,6 @@
 // POST /discover: request and response.
 import { z } from "zod";
+import { endpointCallSchema } from "./call";
 import { capabilityIdSchema, timestampSchema, uuidSchema } from "./common";
 import { NETWORK_NAMES, normalizeNetwork } from "./networks";
 
@@ -13,7 +14,16 @@ export const RANKING_PRESETS = {
 export type RankingPreset = keyof typeof RANKING_PRESETS;
 export const PRESET_NAMES = Object.keys(RANKING_PRESETS) as RankingPreset[];
 
-export const EXCLUSION_REASONS = ["failed_recent_checks", "unverified", "over_max_price", "network_mismatch", "beyond_limit"] as const;
+export const EXCLUSION_REASONS = [
+  "failed_recent_checks",
+  "unverified",
+  "over_max_price",
+  "network_mismatch",
+  "asset_mismatch",
+  "scheme_mismatch",
+  "not_callable",
+  "beyond_limit",
+] as const;
 
 export const networkInputSchema = z
   .string()
@@ -45,6 +55,20 @@ export const discoverBodySchema = z
         max_price: z.number().min(0, "Must be 0 or more.").max(1e6).optional(),
         network: networkInputSchema.optional(),
         verified_only: z.boolean().optional(),
+        asset: z
+          .string()
+          .trim()
+          .min(1, "The asset is empty.")
+          .max(100, "At most 100 characters.")
+          .transform((v) => v.toLowerCase())
+          .optional(),
+        scheme: z
+          .string()
+          .trim()
+          .regex(/^[A-Za-z0-9_-]{1,50}$/, "An x402 scheme such as exact.")
+          .transform((v) => v.toLowerCase())
+          .optional(),
+        callable: z.boolean().optional(),
       })
       .optional(),
     preferences: z
@@ -74,6 +98,7 @@ export const observedSchema = z.object({
   success_rate_7d: z.number().nullable(),
   p95_latency_ms: z.number().nullable(),
   sample_size_7d: z.number().int(),
+  distinct_reporters_7d: z.number().int(),
   last_verified_at: timestampSchema.nullable(),
 });
 
@@ -92,6 +117,8 @@ export const rankedEndpointSchema = z
     method: z.string(),
     score: z.number(),
     verified: z.boolean(),
+    domain_verified: z.boolean(),
+    source: z.string(),
     payment: paymentSchema,
     observed: observedSchema,
     score_breakdown: scoreBreakdownSchema,
@@ -102,6 +129,7 @@ export const rankedEndpointSchema = z
         "Present (true) when exploration placed this new endpoint higher than its score would: it has a short record. " +
           "Its score and score_breakdown are its real ones. Never on the first entry while an endpoint with an established record is ranked.",
       ),
+    call: endpointCallSchema.optional(),
   })
   .meta({ id: "RankedEndpoint" });
 export type RankedEndpoint = z.output<typeof rankedEndpointSchema>;

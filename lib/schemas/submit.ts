@@ -1,6 +1,7 @@
 // POST /submit, GET /submit/{id}, POST /submit/{id}/verify.
 // Field shapes only; what a URL may point at (public host, no IP literal) is checked in lib/submissions.
 import { z } from "zod";
+import { submittedCallSchema } from "./call";
 import { capabilityIdSchema, timestampSchema, uuidSchema } from "./common";
 import { networkInputSchema } from "./discover";
 
@@ -23,6 +24,8 @@ export const submitBodySchema = z
       .optional(),
     payment_type: z.enum(["x402"], { message: "Only x402 is supported." }).optional(),
     description: z.string().max(500, "At most 500 characters.").optional(),
+    // How to call it, for providers whose 402 carries no bazaar declaration (a declaration wins).
+    call: submittedCallSchema.optional(),
   })
   .meta({ id: "SubmitRequest" });
 export type SubmitBody = z.output<typeof submitBodySchema>;

@@ -1,6 +1,7 @@
 // Demo data: providers on .example domains with 2-6 endpoints per capability, and a believable
 // recent history of outcome reports and discover requests (lib/seed/history.ts), so rankings and
 // stats mean something at first start. Deterministic: the same PRNG seed on every machine.
+import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "@/lib/db/client";
 import { endpoints, providers, type NewEndpoint } from "@/lib/db/schema";
@@ -8,7 +9,9 @@ import { planHistory, type HistoryEndpoint, type HistoryOptions, type PlannedRep
 import { createRandom, seededUuid } from "./random";
 import { rollUpAll } from "@/lib/outcomes/rollup";
 import { WEIGHTS } from "@/lib/outcomes/weights";
-import type { NetworkName } from "@/lib/schemas/networks";
+import { NETWORKS, type NetworkName } from "@/lib/schemas/networks";
+import { priceToAtomic, USDC_ADDRESSES } from "@/lib/probes/assets";
+import type { PaymentSeenValue } from "@/lib/db/schema";
 
 const PROVIDER_WORDS = [
   "Nimbus", "Atlas", "Quill", "Beacon", "Cobalt", "Lumen", "Vertex", "Harbor", "Sable", "Orbit",
@@ -50,6 +53,7 @@ export async function seedDemoEndpoints(
       const network = rnd.pick(NETWORK_MIX);
       const roll = rnd.next();
       const checkState = roll < 0.8 ? "verified" : roll < 0.9 ? "unverified" : "failing";
+      const pricePerCall = free ? 0 : round(base * rnd.between(0.6, 1.8) + (base === 0 ? rnd.between(0.0002, 0.003) : 0), 6);
       rows.push({
         id: seededUuid(rnd),
         capabilityId: cap.id,
@@ -59,8 +63,9 @@ export async function seedDemoEndpoints(
         host,
         domain: `${slug(p.name)}.example`,
         description: `Demo listing of ${cap.id} by ${p.name}.`,
-        pricePerCall: free ? 0 : round(base * rnd.between(0.6, 1.8) + (base === 0 ? rnd.between(0.0002, 0.003) : 0), 6),
+        pricePerCall,
         network,
+        paymentSeen: pricePerCall > 0 ? demoPaymentSeen(p.id, network, pricePerCall, cap.id) : null,
         acceptedAssets: network.startsWith("solana") ? ["USDC"] : rnd.next() < 0.25 ? ["USDC", "USDT"] : ["USDC"],
         isDemo: true,
         domainVerified: true,
@@ -76,6 +81,7 @@ export async function seedDemoEndpoints(
   }
   // Check times relative to now, from the database clock.
   await db.execute(sql`update endpoints set
+      payment_seen_at = case when payment_seen is not null then now() end,
       last_check_at = now() - (abs(hashtext(id::text)) % 600) * interval '1 second',
       last_verified_at = case when check_state = 'verified' then now() - (abs(hashtext(id::text)) % 600) * interval '1 second'
                               when check_state = 'failing' then now() - interval '2 days' end
@@ -131,6 +137,32 @@ export async function seedDemoHistory(db: Db, opts: HistoryOptions = {}): Promis
 }
 
 const CHUNK = 20_000;
+
+/**
+ * What a real paid endpoint's 402 would have shown (pay-to address, USDC contract, timeout), so the
+ * demo catalogue has payable resources for the x402 discovery API. Derived from the provider's id,
+ * not drawn from the PRNG, so the rest of the demo data stays as it was.
+ */
+function demoPaymentSeen(providerId: string, network: NetworkName, price: number, capabilityId: string): PaymentSeenValue {
+  const hex = createHash("sha256").update(providerId).digest("hex");
+  const payTo = network.startsWith("solana") ? `Demo${hex.slice(0, 40)}` : `0x${hex.slice(0, 40)}`;
+  return {
+    x402_version: 2,
+    accepts: [
+      {
+        scheme: "exact",
+        network: NETWORKS[network],
+        amount: priceToAtomic(price, 6).toString(),
+        asset: USDC_ADDRESSES[network] ?? "",
+        payTo,
+        maxTimeoutSeconds: 60,
+        extra: network.startsWith("solana") ? null : { name: "USD Coin", version: "2" },
+      },
+    ],
+    resource: { description: `Demo listing of ${capabilityId}.`, mimeType: "application/json" },
+    via: "seed",
+  };
+}
 
 function slug(s: string) {
   return s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");

@@ -8,6 +8,7 @@ import { endpoints, submissions, verifiedDomains, type Submission } from "@/lib/
 import { ApiError } from "@/lib/http/errors";
 import { getRegistry, suggestCapabilityIds } from "@/lib/registry";
 import type { SubmitBody } from "@/lib/schemas/submit";
+import { declarationOfSubmitted } from "@/lib/probes/declaration";
 import { CHALLENGE_TTL_DAYS, newChallengeToken } from "./challenge";
 import { listSubmission } from "./listing";
 import { toSubmissionOut, type SubmissionListing, type SubmissionOut } from "./output";
@@ -31,6 +32,8 @@ export function submitterOf(principal: Principal): string | null {
  */
 export async function createSubmission(db: Db, body: SubmitBody, principal: Principal): Promise<SubmissionOut> {
   const target = checkEndpointUrl(body.endpoint_url);
+  const method = body.method ?? "GET";
+  const call = body.call ? checkSubmittedCall(body.call, method) : null;
   const registry = await getRegistry(db);
   if (!registry.byId.has(body.capability_id)) {
     throw new ApiError("capability_not_found", `There is no capability "${body.capability_id}".`, {
@@ -61,11 +64,12 @@ export async function createSubmission(db: Db, body: SubmitBody, principal: Prin
       contactEmail: body.contact_email,
       providerName: body.provider_name,
       pricePerCall: body.price_per_call,
-      method: body.method ?? "GET",
+      method,
       network: body.network ?? "base",
       acceptedAssets: body.accepted_assets ?? ["USDC"],
       paymentType: body.payment_type ?? "x402",
       description: body.description ?? "",
+      call,
       token: newChallengeToken(),
       userId,
       expiresAt: sql`now() + ${CHALLENGE_TTL_DAYS} * interval '1 day'`,
@@ -80,6 +84,15 @@ export async function createSubmission(db: Db, body: SubmitBody, principal: Prin
     if (listing.outcome === "listed") return getSubmission(db, sub.id);
   }
   return toSubmissionOut(sub, null);
+}
+
+/** The submitted call, checked by the official bazaar validators as a declaration would be (422 otherwise). */
+function checkSubmittedCall(call: NonNullable<SubmitBody["call"]>, method: string): Record<string, unknown> {
+  const checked = declarationOfSubmitted(call, method);
+  if (!checked.ok) {
+    throw new ApiError("validation_failed", `call: ${checked.problem}`, { errors: [{ pointer: "#/call", detail: checked.problem }] });
+  }
+  return checked.call;
 }
 
 /** A domain on the user's account that covers the host (the host itself or its registrable domain). */

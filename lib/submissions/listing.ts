@@ -4,6 +4,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { invalidateCandidates } from "@/lib/discovery/candidates";
 import { endpoints, providers, submissions, verifiedDomains, type Submission } from "@/lib/db/schema";
+import { probeEndpoint } from "@/lib/probes";
 
 /** How a submission came to be listed. */
 export type ListingProof =
@@ -33,8 +34,15 @@ export const DOMAIN_RECHECK_INTERVAL = sql`interval '1 day'`;
  */
 export async function listSubmission(db: Db, submissionId: string, proof: ListingProof): Promise<ListingResult> {
   const result = await listInTransaction(db, submissionId, proof);
-  // discover caches a capability's candidates for a few seconds; this instance shows the listing at once
-  if (result.outcome === "listed") invalidateCandidates(db, result.submission.capabilityId);
+  if (result.outcome === "listed") {
+    // The first look at the new listing's 402 (its offers and bazaar declaration), now rather than
+    // at the schedule's next pass; a failure here is only a failed first probe.
+    await probeEndpoint(db, result.endpointId).catch((err) => {
+      console.error("[capdex] first probe of a new listing failed:", err instanceof Error ? err.message : err);
+    });
+    // discover caches a capability's candidates for a few seconds; this instance shows the listing at once
+    invalidateCandidates(db, result.submission.capabilityId);
+  }
   return result;
 }
 
@@ -55,6 +63,11 @@ function listInTransaction(db: Db, submissionId: string, proof: ListingProof): P
       pricePerCall: sub.pricePerCall,
       network: sub.network,
       acceptedAssets: sub.acceptedAssets,
+      source: "submission",
+      // A submitted description until the endpoint's own 402 declares one (lib/probes/seen.ts).
+      call: sub.call ? { source: "submitted" as const, ...(sub.call as { method: string }), updated_at: new Date().toISOString() } : null,
+      declaration: null,
+      declarationIssue: null,
       status: "listed",
       isDemo: false,
       domainVerified: true,

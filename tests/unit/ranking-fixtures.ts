@@ -21,6 +21,10 @@ export type Spec = {
   lastCheckOk?: boolean | null;
   consecutiveFailures?: number;
   domainVerified?: boolean;
+  source?: string;
+  call?: Candidate["call"];
+  assetKeys?: string[];
+  schemes?: string[];
 };
 
 export function figures(spec: Spec): ObservedFigures {
@@ -55,5 +59,13 @@ export function candidate(spec: Spec = {}): Candidate {
     lastCheckOk: spec.lastCheckOk === undefined ? state !== "failing" : spec.lastCheckOk,
     lastVerifiedAt: state === "verified" ? "2025-01-01T00:00:00.000Z" : null,
     figures: figures(spec),
+    source: spec.source ?? "submission",
+    call: spec.call ?? null,
+    assetKeys: spec.assetKeys ?? ["usdc"],
+    schemes: spec.schemes ?? ["exact"],
+    description: "",
+    declaration: null,
+    paymentSeen: null,
+    changedAt: "2025-01-01T00:00:00.000Z",
   };
 }

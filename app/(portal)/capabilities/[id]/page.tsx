@@ -6,6 +6,7 @@ import { notFound } from "next/navigation";
 import { CodeBlock } from "@/components/code-block";
 import { EndpointTable } from "@/components/endpoint-table";
 import { EndpointFilters } from "@/components/endpoint-filters";
+import { HowToCall } from "@/components/endpoint-call";
 import { Notice } from "@/components/notice";
 import { getDb } from "@/lib/server/db";
 import { discover, listRankedEndpoints } from "@/lib/discovery";
@@ -177,6 +178,8 @@ export default async function CapabilityPage({ params, searchParams }: Props) {
           )}
         </div>
       </section>
+
+      <HowToCall endpoints={ranked} />
 
       <section aria-labelledby="agents-heading" className="mt-10">
         <h2 id="agents-heading" className="text-xl font-semibold text-slate-950">

@@ -12,7 +12,8 @@ import { createSubmission } from "@/lib/submissions";
 
 export type WizardState = { step: number; values: WizardValues; errors: WizardErrors; seq: number };
 
-const MAX_FIELD = 4096;
+// Long enough for the optional call fields (JSON examples and schemas); longer texts are cut, then refused as JSON.
+const MAX_FIELD = 16_384;
 
 export async function wizardAction(prev: WizardState, formData: FormData): Promise<WizardState> {
   const values: WizardValues = {};

@@ -1,0 +1,100 @@
+// The x402 ecosystem's discovery API over Capdex (API.md, "Also in version 0.2"): list and search
+// payable endpoints the way x402 facilitators serve their catalogues, so the official client
+// (`withBazaar(new HTTPFacilitatorClient({ url: "{origin}/api/x402" }))`) reads Capdex unchanged.
+import type { Db } from "@/lib/db/client";
+import { readIntent } from "@/lib/discovery/resolve";
+import { ApiError } from "@/lib/http/errors";
+import type { DiscoveryFilters, ListDiscoveryQuery, SearchDiscoveryQuery } from "@/lib/schemas/x402-discovery";
+import { getCatalogue } from "./catalogue";
+import type { CatalogueItem } from "./resource";
+
+export const DEFAULT_LIST_LIMIT = 20;
+export const DEFAULT_SEARCH_LIMIT = 10;
+/** Runners-up of an intent that resolved to nothing are searched only from this confidence on. */
+const WEAK_CANDIDATE_FLOOR = 0.25;
+
+function matcher(f: DiscoveryFilters): ((item: CatalogueItem) => boolean) | null {
+  const payTo = f.payTo?.toLowerCase();
+  if (!f.type && !payTo && !f.scheme && !f.network && !f.extensions) return null;
+  return (item) =>
+    (!f.type || item.type === f.type) &&
+    (!payTo || item.payTos.includes(payTo)) &&
+    (!f.scheme || item.schemes.includes(f.scheme)) &&
+    (!f.network || item.networks.includes(f.network)) &&
+    (!f.extensions || item.extensionKeys.includes(f.extensions));
+}
+
+/** GET /x402/discovery/resources: a page of the catalogue (capability, then rank), with the total. */
+export async function listDiscoveryResources(db: Db, q: ListDiscoveryQuery) {
+  const catalogue = await getCatalogue(db);
+  const limit = q.limit ?? DEFAULT_LIST_LIMIT;
+  const offset = q.offset ?? 0;
+  const match = matcher(q);
+  const all = match ? catalogue.items.filter(match) : catalogue.items;
+  return {
+    x402Version: 2 as const,
+    items: all.slice(offset, offset + limit).map((i) => i.resource),
+    pagination: { limit, offset, total: all.length },
+  };
+}
+
+function encodeCursor(offset: number): string {
+  return Buffer.from(`o:${offset}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string | undefined): number {
+  if (cursor === undefined || cursor === "") return 0;
+  const m = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  if (!m) {
+    throw new ApiError("validation_failed", "cursor: Not a cursor of this search; pass pagination.cursor of the previous page.", {
+      errors: [{ pointer: "#/cursor", detail: "Not a cursor of this search." }],
+    });
+  }
+  return Number(m[1]);
+}
+
+/**
+ * GET /x402/discovery/search: the query read by the intent resolver; the resolved capability's
+ * endpoints first in rank order, then its runners-up's, then plain-text matches (every word of the
+ * query in the endpoint's URL, description, provider or capability). Nothing found: an empty list.
+ */
+export async function searchDiscoveryResources(db: Db, q: SearchDiscoveryQuery) {
+  const limit = q.limit ?? DEFAULT_SEARCH_LIMIT;
+  const offset = decodeCursor(q.cursor);
+  const [catalogue, reading] = await Promise.all([getCatalogue(db), readIntent(db, q.query)]);
+  const match = matcher(q);
+  const wanted = offset + limit + 1; // one more tells whether a next page exists
+  const out: CatalogueItem[] = [];
+  const seen = new Set<string>();
+  const take = (item: CatalogueItem) => {
+    const id = item.resource.extensions.capdex.endpoint_id;
+    if (seen.has(id) || (match && !match(item))) return;
+    seen.add(id);
+    out.push(item);
+  };
+
+  const capabilities = reading.best
+    ? [reading.best.capability_id, ...reading.candidates.map((c) => c.capability_id)]
+    : reading.candidates.filter((c) => c.confidence >= WEAK_CANDIDATE_FLOOR).map((c) => c.capability_id);
+  for (const id of capabilities) {
+    for (const item of catalogue.byCapability.get(id) ?? []) take(item);
+    if (out.length >= wanted) break;
+  }
+  if (out.length < wanted) {
+    const words = [...new Set(q.query.toLowerCase().split(/[^\p{L}\p{N}._-]+/u).filter((w) => w.length >= 3))].slice(0, 12);
+    if (words.length) {
+      for (const item of catalogue.items) {
+        if (words.every((w) => item.haystack.includes(w))) take(item);
+        if (out.length >= wanted) break;
+      }
+    }
+  }
+  const page = out.slice(offset, offset + limit);
+  const more = out.length > offset + limit;
+  return {
+    x402Version: 2 as const,
+    resources: page.map((i) => i.resource),
+    partialResults: false,
+    pagination: { limit, cursor: more ? encodeCursor(offset + limit) : null },
+  };
+}
