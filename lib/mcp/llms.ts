@@ -50,6 +50,8 @@ for the authenticated tier. A wrong or revoked key gets 401 \`invalid_api_key\`,
    \`ranked_endpoints\` (best first: \`endpoint_id\`, \`provider_name\`, \`url\`, \`method\`, \`score\`,
    \`payment\` {type x402, price_per_call in USD, network, accepted_assets}, \`observed\`
    {success_rate_7d, p95_latency_ms}), \`fallback_endpoints\`, \`ttl_seconds\` and \`discovery_id\`.
+   An entry with \`exploration: true\` is a new endpoint with a short record that exploration placed
+   there (never first while an endpoint with an established record is ranked); its score is its own.
 2. Call the endpoint yourself (a paid one answers 402 with an x402 payment challenge).
 3. \`POST ${api}/report_outcome\` with \`{"endpoint_id", "success", "latency_ms", "status_code",
    "discovery_id"}\` (202 \`{"accepted": true, "report_id"}\`). Reports improve the ranking.
