@@ -1,0 +1,26 @@
+// Measures whether the ranking finds the truly best endpoint (docs/ranking.md, "How well the ranking
+// works"): simulated networks, agents and adversaries driving Capdex's ranking and report weighting.
+// Usage: npm run eval:ranking [-- --seeds 1,2,3] [--capabilities 100] [--days 7] [--calls 15]
+//        [--no-adversaries] [--json out.json]; exits 1 when a target is missed.
+import { writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { checkTargets, formatReport } from "./ranking-eval/report";
+import { FULL, runEvaluation, type EvalConfig } from "./ranking-eval/run";
+
+const args = process.argv.slice(2);
+const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+
+const config: EvalConfig = {
+  seeds: option("--seeds")?.split(",").map(Number) ?? FULL.seeds,
+  capabilities: Number(option("--capabilities") ?? FULL.capabilities),
+  days: Number(option("--days") ?? FULL.days),
+  callsPerHour: Number(option("--calls") ?? FULL.callsPerHour),
+  adversaries: !args.includes("--no-adversaries"),
+};
+
+const result = await runEvaluation(config, (line) => console.error(line));
+const json = option("--json");
+if (json) writeFileSync(json, JSON.stringify(result, null, 1));
+console.log(formatReport(result));
+console.log(`\nload average at the end: ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+process.exit(checkTargets(result).every((t) => t.ok) ? 0 : 1);

@@ -1,0 +1,162 @@
+// Where the simulation's reports are counted into hourly rollups. Two ledgers with one interface:
+// SqlLedger (sql-ledger.ts) stores them in a database and runs the rollup job's own statement;
+// MemoryLedger below applies the same rules in memory, thousands of times faster, for full-size
+// runs. Its rules are the statement's, step by step (lib/outcomes/rollup.ts); the constants and the
+// reporter keys come from lib/outcomes/weights.ts itself, and tests/integration/ranking-ledger.test.ts
+// runs a simulation through both and requires identical rollups.
+import type { Principal } from "@/lib/auth/principal";
+import { bucketOf } from "@/lib/outcomes/histogram";
+import { ANONYMOUS_POOL_KEY, CAPS, WEIGHTS, anonymousReporterKey, reporterOf, type Reporter } from "@/lib/outcomes/weights";
+
+export type HourRow = { hour: number; reports: number; successes: number; wSuccess: number; wTotal: number; hist: Record<string, number> };
+
+/** One outcome report; `principal` null is a first-party probe. Times are epoch milliseconds. */
+export type SimReport = {
+  id: string;
+  endpointId: string;
+  at: number;
+  success: boolean;
+  latencyMs: number | null;
+  discoveryId: string | null;
+  principal: Principal | null;
+};
+
+export type SimDiscovery = { id: string; at: number; capabilityId: string; principal: Principal; endpointIds: string[] };
+
+export type LedgerSetup = {
+  endpoints: Array<{ id: string; capabilityId: string; price: number; ownerUserId: string | null }>;
+  accounts: Array<{ apiKeyId: string; userId: string }>;
+};
+
+export interface Ledger {
+  addDiscovery(d: SimDiscovery): void;
+  addReport(r: SimReport): void;
+  /** Counts every report added since the last call, as one run of the rollup job; the endpoints whose rows changed. */
+  count(): Promise<Set<string>>;
+  /** The endpoint's hourly rollups, by hour start. */
+  rows(endpointId: string): Map<number, HourRow>;
+  close(): Promise<void>;
+}
+
+export const hourOf = (t: number) => Math.floor(t / 3_600_000) * 3_600_000;
+
+const PROBE: Reporter = { kind: "probe", key: "probe", userId: null, baseWeight: WEIGHTS.probe };
+
+/** The rollup's report order: oldest first, then by id (the statement's window order). */
+export const byTimeThenId = (a: SimReport, b: SimReport) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+export class MemoryLedger implements Ledger {
+  private pending: SimReport[] = [];
+  private discoveries = new Map<string, { at: number; principalKey: string; endpointIds: Set<string> }>();
+  private owners = new Map<string, string | null>();
+  private keyOwners = new Map<string, string>();
+  /** reporter_weights: uncapped weight per endpoint, hour and reporter, and capped weight per anonymous pool. */
+  private totals = new Map<string, number>();
+  private hourly = new Map<string, Map<number, HourRow>>();
+  private anonymousKeys = new Map<string, string>();
+
+  constructor(setup: LedgerSetup) {
+    for (const e of setup.endpoints) this.owners.set(e.id, e.ownerUserId);
+    for (const a of setup.accounts) this.keyOwners.set(`key:${a.apiKeyId}`, a.userId);
+  }
+
+  addDiscovery(d: SimDiscovery): void {
+    this.discoveries.set(d.id, { at: d.at, principalKey: d.principal.key, endpointIds: new Set(d.endpointIds) });
+  }
+
+  addReport(r: SimReport): void {
+    this.pending.push(r);
+  }
+
+  async count(): Promise<Set<string>> {
+    const batch = this.pending.sort(byTimeThenId);
+    this.pending = [];
+    const changed = new Set<string>();
+    for (const r of batch) {
+      this.countOne(r);
+      changed.add(r.endpointId);
+    }
+    if (batch.length) this.forgetBefore(batch[batch.length - 1].at);
+    return changed;
+  }
+
+  rows(endpointId: string): Map<number, HourRow> {
+    let m = this.hourly.get(endpointId);
+    if (!m) this.hourly.set(endpointId, (m = new Map()));
+    return m;
+  }
+
+  async close(): Promise<void> {}
+
+  private countOne(r: SimReport): void {
+    const reporter = r.principal ? this.reporterOf(r.principal) : PROBE;
+    const hour = hourOf(r.at);
+    // weighed: nothing for the provider's own account, double when tied to the caller's discovery.
+    let w: number;
+    if (reporter.userId !== null && this.owners.get(r.endpointId) === reporter.userId) w = WEIGHTS.ownProvider;
+    else if (this.tiedToDiscovery(r, reporter)) w = reporter.baseWeight * WEIGHTS.discoveryBonus;
+    else w = reporter.baseWeight;
+    // capped: as far as the reporter's uncapped total for the endpoint-hour leaves room.
+    let cw = w;
+    if (reporter.kind !== "probe" && w !== 0) {
+      const key = `${r.endpointId}|${hour}|${reporter.key}`;
+      const used = this.totals.get(key) ?? 0;
+      const cap = reporter.kind === "authenticated" ? CAPS.authenticatedPerReporter : CAPS.anonymousPerReporter;
+      cw = Math.max(0, Math.min(w, cap - used));
+      if (w > 0) this.totals.set(key, used + w);
+    }
+    // counted: anonymous reports then share the endpoint-hour's pool, again oldest first.
+    let fw = cw;
+    if (reporter.kind === "anonymous" && cw > 0) {
+      const key = `${r.endpointId}|${hour}|${ANONYMOUS_POOL_KEY}`;
+      const used = this.totals.get(key) ?? 0;
+      fw = Math.max(0, Math.min(cw, CAPS.anonymousPerEndpoint - used));
+      this.totals.set(key, used + cw);
+    }
+    const rows = this.rows(r.endpointId);
+    let row = rows.get(hour);
+    if (!row) rows.set(hour, (row = { hour, reports: 0, successes: 0, wSuccess: 0, wTotal: 0, hist: {} }));
+    row.reports++;
+    if (r.success) {
+      row.successes++;
+      row.wSuccess += fw;
+    }
+    row.wTotal += fw;
+    // Stored in whole milliseconds, as the insert rounds them.
+    if (r.latencyMs !== null && fw > 0) {
+      const b = String(bucketOf(Math.round(r.latencyMs)));
+      row.hist[b] = (row.hist[b] ?? 0) + fw;
+    }
+  }
+
+  private reporterOf(p: Principal): Reporter {
+    if (p.kind === "authenticated") return reporterOf(p);
+    let key = this.anonymousKeys.get(p.key);
+    if (!key) this.anonymousKeys.set(p.key, (key = anonymousReporterKey(p.key)));
+    return { kind: "anonymous", key, userId: null, baseWeight: WEIGHTS.anonymous };
+  }
+
+  /** The caller received this endpoint from this discovery in the hour before the report (5 minutes' slack after). */
+  private tiedToDiscovery(r: SimReport, reporter: Reporter): boolean {
+    if (r.discoveryId === null || reporter.kind === "probe") return false;
+    const d = this.discoveries.get(r.discoveryId);
+    if (!d || !d.endpointIds.has(r.endpointId)) return false;
+    if (!(d.at > r.at - WEIGHTS.discoveryWindowMinutes * 60_000 && d.at < r.at + WEIGHTS.discoveryClockSlackMinutes * 60_000)) return false;
+    if (reporter.kind === "authenticated") return this.keyOwners.get(d.principalKey) === reporter.userId;
+    let key = this.anonymousKeys.get(d.principalKey);
+    if (!key) this.anonymousKeys.set(d.principalKey, (key = anonymousReporterKey(d.principalKey)));
+    return key === reporter.key;
+  }
+
+  /** Drops discoveries and cap totals that can no longer matter (as pruneReporterWeights does). */
+  private forgetBefore(t: number): void {
+    const cutoff = t - 2 * 3_600_000;
+    for (const [id, d] of this.discoveries) {
+      if (d.at >= cutoff) break; // inserted in time order
+      this.discoveries.delete(id);
+    }
+    if (this.totals.size > 200_000) {
+      for (const key of this.totals.keys()) if (Number(key.split("|")[1]) < hourOf(cutoff)) this.totals.delete(key);
+    }
+  }
+}

@@ -1,0 +1,116 @@
+// A whole evaluation: for each seed, the network under Capdex's ranking, under the two baselines
+// and under Capdex's ranking with each adversary, then the figures across seeds and the targets.
+import type { RankingPreset } from "@/lib/schemas/discover";
+import { ADVERSARIES, burstAt, type AdversaryKind } from "./adversary";
+import type { Policy } from "./agents";
+import { CHECKPOINTS, sumHits, type AgentTally, type Hits, type OutageRecord } from "./metrics";
+import { HOUR } from "./network";
+import { PRESETS } from "./truth";
+import { runWorld, type WorldConfig, type WorldResult } from "./world";
+
+export type EvalConfig = { seeds: number[]; capabilities: number; days: number; callsPerHour: number; adversaries: boolean };
+
+export const FULL: EvalConfig = { seeds: [1, 2, 3], capabilities: 100, days: 7, callsPerHour: 15, adversaries: true };
+
+export type PolicyFigures = {
+  checkpoints: Record<RankingPreset, Hits[]>;
+  capdexView: Record<RankingPreset, Hits[]>;
+  hourly: Record<RankingPreset, Hits>;
+  agents: Record<RankingPreset, AgentTally>;
+  outages: OutageRecord[];
+};
+export type AttackFigures = {
+  adversary: Exclude<AdversaryKind, "none">;
+  description: string;
+  /** (capability, preset, hour) samples from the attack's start on, and those whose top differs from the clean world's. */
+  samples: number;
+  differing: number;
+  /** Capability-preset pairs whose top differed in at least one hour, and in at least 10% of the hours. */
+  pairsMovedOnce: number;
+  pairsMoved10: number;
+  pairs: number;
+};
+export type EvalResult = {
+  config: EvalConfig;
+  policies: Record<Policy, PolicyFigures>;
+  attacks: AttackFigures[];
+  worlds: Array<{ seed: number; policy: Policy; adversary: AdversaryKind; ms: number; counts: WorldResult["counts"] }>;
+  ms: number;
+};
+
+const POLICIES: Policy[] = ["capdex", "raw_success", "random"];
+
+function emptyFigures(): PolicyFigures {
+  const per = <T>(f: () => T) => Object.fromEntries(PRESETS.map((p) => [p, f()])) as Record<RankingPreset, T>;
+  return {
+    checkpoints: per(() => CHECKPOINTS.map(() => ({ n: 0, best: 0, near: 0, gap: 0 }))),
+    capdexView: per(() => CHECKPOINTS.map(() => ({ n: 0, best: 0, near: 0, gap: 0 }))),
+    hourly: per(() => ({ n: 0, best: 0, near: 0, gap: 0 })),
+    agents: per(() => ({ calls: 0, first: 0, oracle: 0, eventual: 0, gap: 0 })),
+    outages: [],
+  };
+}
+
+function addWorld(into: PolicyFigures, w: WorldResult): void {
+  for (const p of PRESETS) {
+    into.checkpoints[p] = into.checkpoints[p].map((h, k) => sumHits([h, w.metrics.checkpoints[p][k]]));
+    into.capdexView[p] = into.capdexView[p].map((h, k) => sumHits([h, w.metrics.capdexView[p][k]]));
+    into.hourly[p] = sumHits([into.hourly[p], ...w.metrics.hourly[p]]);
+    const a = into.agents[p];
+    const b = w.metrics.agents[p];
+    into.agents[p] = { calls: a.calls + b.calls, first: a.first + b.first, oracle: a.oracle + b.oracle, eventual: a.eventual + b.eventual, gap: a.gap + b.gap };
+  }
+  into.outages.push(...w.metrics.outages);
+}
+
+function compareTops(into: AttackFigures, clean: WorldResult, attacked: WorldResult, fromHour: number): void {
+  clean.tops.forEach((perPreset, c) =>
+    perPreset.forEach((hours, p) => {
+      let moved = 0;
+      let n = 0;
+      for (let h = fromHour; h < hours.length; h++) {
+        n++;
+        if (hours[h] !== attacked.tops[c][p][h]) moved++;
+      }
+      into.samples += n;
+      into.differing += moved;
+      into.pairs++;
+      if (moved > 0) into.pairsMovedOnce++;
+      if (moved >= 0.1 * n) into.pairsMoved10++;
+    }),
+  );
+}
+
+export async function runEvaluation(config: EvalConfig, log: (line: string) => void = () => {}): Promise<EvalResult> {
+  const started = performance.now();
+  const policies = Object.fromEntries(POLICIES.map((p) => [p, emptyFigures()])) as Record<Policy, PolicyFigures>;
+  const kinds = config.adversaries ? (Object.keys(ADVERSARIES) as Array<Exclude<AdversaryKind, "none">>) : [];
+  const attacks: AttackFigures[] = kinds.map((adversary) => ({
+    adversary,
+    description: ADVERSARIES[adversary],
+    samples: 0,
+    differing: 0,
+    pairsMovedOnce: 0,
+    pairsMoved10: 0,
+    pairs: 0,
+  }));
+  const worlds: EvalResult["worlds"] = [];
+  for (const seed of config.seeds) {
+    const base: WorldConfig = { seed, capabilities: config.capabilities, days: config.days, callsPerHour: config.callsPerHour, policy: "capdex", adversary: "none" };
+    let clean: WorldResult | null = null;
+    for (const policy of POLICIES) {
+      const w = await runWorld({ ...base, policy });
+      log(`seed ${seed} ${policy}: ${(w.ms / 1000).toFixed(1)} s`);
+      worlds.push({ seed, policy, adversary: "none", ms: w.ms, counts: w.counts });
+      addWorld(policies[policy], w);
+      if (policy === "capdex") clean = w;
+    }
+    for (const a of attacks) {
+      const w = await runWorld({ ...base, adversary: a.adversary });
+      log(`seed ${seed} capdex + ${a.adversary}: ${(w.ms / 1000).toFixed(1)} s`);
+      worlds.push({ seed, policy: "capdex", adversary: a.adversary, ms: w.ms, counts: w.counts });
+      compareTops(a, clean!, w, a.adversary === "burst" ? burstAt(config.days) / HOUR : 0);
+    }
+  }
+  return { config, policies, attacks, worlds, ms: performance.now() - started };
+}
