@@ -110,6 +110,14 @@ export async function runWorld(config: WorldConfig): Promise<WorldResult> {
           lastCheckOk: p.lastCheckOk,
           lastVerifiedAt: null,
           figures: store.get(e.id, now),
+          source: "submission",
+          call: null,
+          assetKeys: ["usdc"],
+          schemes: ["exact"],
+          description: "",
+          declaration: null,
+          paymentSeen: null,
+          changedAt: new Date(0).toISOString(),
         };
       })
       .sort((a, b) => (a.id < b.id ? -1 : 1));
