@@ -112,6 +112,6 @@ describe("start-up", () => {
       (e: Error) => e,
     );
     expect(err?.message).toMatch(/server exited early/);
-    expect(err?.message).toMatch(/FATAL: AUTH_SECRET is not set/);
+    expect(err?.message).toMatch(/"level":"fatal".*AUTH_SECRET is not set/);
   }, 150_000);
 });

@@ -20,9 +20,10 @@ import * as stats from "@/app/api/stats/route";
 import * as submit from "@/app/api/submit/route";
 import * as submission from "@/app/api/submit/[id]/route";
 import * as verify from "@/app/api/submit/[id]/verify/route";
+import * as metricsRoute from "@/app/api/metrics/route";
 
-/** Codes no API operation answers: `conflict` is the portal's (too many API keys), `forbidden` is unused. */
-const NOT_ANSWERED_BY_THE_API: ErrorCode[] = ["conflict", "forbidden"];
+/** Codes no API operation answers: `conflict` is the portal's (too many API keys). */
+const NOT_ANSWERED_BY_THE_API: ErrorCode[] = ["conflict"];
 
 type Answer = Awaited<ReturnType<typeof call>>;
 let t: TestDb;
@@ -55,6 +56,16 @@ async function withDb(open: () => Promise<DbHandle>, run: () => Promise<Answer>)
 const CASES: Record<Exclude<ErrorCode, (typeof NOT_ANSWERED_BY_THE_API)[number]>, () => Promise<Answer>> = {
   invalid_json: () => post(discoverRoute.POST, "/api/discover", { body: "{", headers: { "content-type": "application/json" } }),
   bad_request: () => call(capabilities.GET, "/api/capabilities?api_key=abc", { headers: from() }),
+  unauthorized: async () => {
+    process.env.METRICS_TOKEN = "metrics-token-of-this-test";
+    try {
+      return await call(metricsRoute.GET, "/api/metrics", { headers: { ...from(), authorization: "Bearer not-the-token" } });
+    } finally {
+      delete process.env.METRICS_TOKEN;
+    }
+  },
+  // Without METRICS_TOKEN, metrics are for a direct loopback caller only: a relayed request is refused.
+  forbidden: () => call(metricsRoute.GET, "/api/metrics", { headers: from() }),
   invalid_api_key: () => call(descriptor.GET, "/api", { headers: { ...from(), authorization: "Bearer cdx_thisKeyDoesNotExist000000000000000" } }),
   not_found: () => call(notFound.GET, "/api/no/such/operation", { headers: from(), params: { path: "no/such/operation" } }),
   capability_not_found: () => call(capability.GET, "/api/capabilities/weather.curent", { headers: from(), params: { id: "weather.curent" } }),
