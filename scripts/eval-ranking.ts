@@ -1,9 +1,9 @@
 // Measures whether the ranking finds the truly best endpoint (docs/ranking.md, "How well the ranking
 // works"): simulated networks, agents and adversaries driving Capdex's ranking and report weighting.
 // Usage: npm run eval:ranking [-- --seeds 1,2,3] [--capabilities 100] [--days 7] [--calls 15]
-//        [--no-adversaries] [--json out.json]; exits 1 when a target is missed.
+//        [--no-adversaries] [--jobs N] [--json out.json]; exits 1 when a target is missed.
 import { writeFileSync } from "node:fs";
-import { loadavg } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { checkTargets, formatReport } from "./ranking-eval/report";
 import { FULL, runEvaluation, type EvalConfig } from "./ranking-eval/run";
 
@@ -18,7 +18,9 @@ const config: EvalConfig = {
   adversaries: !args.includes("--no-adversaries"),
 };
 
-const result = await runEvaluation(config, (line) => console.error(line));
+// Worlds run on worker threads, one per core (--jobs 1: all in this process).
+const jobs = Number(option("--jobs") ?? Math.min(4, availableParallelism()));
+const result = await runEvaluation(config, (line) => console.error(line), jobs);
 const json = option("--json");
 if (json) writeFileSync(json, JSON.stringify(result, null, 1));
 console.log(formatReport(result));

@@ -2,8 +2,9 @@
 // weighs them. Pure functions of an endpoint's figures and its capability's other endpoints.
 import type { ObservedFigures } from "@/lib/outcomes/figures";
 
-export type Factors = { success: number; latency: number; price: number; stability: number };
-export type Weights = Factors;
+export type Weights = { success: number; latency: number; price: number; stability: number };
+/** The four factors, and the share of the score an endpoint keeps while it may be down (default 1). */
+export type Factors = Weights & { availability?: number };
 
 /** What scoring needs to know about one endpoint. */
 export type ScoringInput = {
@@ -23,6 +24,16 @@ export type References = { bestP95: number | null; cheapest: number };
 export const SUCCESS_PRIOR_MEAN = 0.8;
 export const SUCCESS_PRIOR_WEIGHT = 20;
 export const FAILURE_FLOOR = 0.001;
+// Chance variation of a rate depends on how many reports it rests on. Reports are counted from their
+// weight, about this much each (a plain API-key report; probes weigh 3, discovery-tied reports 8),
+// never from sample_size_7d: reports of no weight (anonymous, over a cap) would make it what anyone likes.
+export const WEIGHT_PER_REPORT = 4;
+// Incidents: a day below the median day by this many standard deviations of its rate is an incident
+// (with at least this many days of data, and a floor on the variance so that an endpoint with no
+// failures at all does not make every single failure an incident).
+export const INCIDENT_SIGMAS = 4;
+export const INCIDENT_MIN_DAYS = 3;
+export const INCIDENT_MIN_VARIANCE = 0.002;
 // Latency: each doubling of p95 over the fastest endpoint costs 1/5; 32x slower scores 0.
 export const LATENCY_RANGE = 32;
 export const LATENCY_PRIOR = 0.5;
@@ -40,12 +51,50 @@ export const STABILITY_PROBE_SHARE = 0.4;
 const clamp01 = (x: number) => (x < 0 ? 0 : x > 1 ? 1 : x);
 
 /**
- * Smoothed 7-day success rate: the posterior mean under a Beta prior. `optimistic` (exploration)
- * uses a prior mean of 1 instead, the upper end of what the endpoint's short record allows.
+ * Smoothed 7-day success rate: the posterior mean under a Beta prior, with incidents that are over
+ * discounted (settledSuccesses). `optimistic` (exploration) uses a prior mean of 1 instead, the
+ * upper end of what the endpoint's short record allows.
  */
 export function smoothedSuccess(f: ObservedFigures, optimistic = false): number {
   const mean = optimistic ? 1 : SUCCESS_PRIOR_MEAN;
-  return clamp01((f.weighted_success_7d + SUCCESS_PRIOR_WEIGHT * mean) / (f.weighted_total_7d + SUCCESS_PRIOR_WEIGHT));
+  return clamp01((settledSuccesses(f) + SUCCESS_PRIOR_WEIGHT * mean) / (f.weighted_total_7d + SUCCESS_PRIOR_WEIGHT));
+}
+
+/**
+ * Weighted successes, with an incident that is over counted at the endpoint's typical rate: an
+ * earlier day of the week whose success rate lies further below the median day than chance allows
+ * (INCIDENT_SIGMAS standard deviations of a day's rate at the week's rate), while the last 24 hours
+ * are back to typical. An outage of an hour would otherwise weigh on the success factor for a week after it
+ * ended; once over, it counts in the stability factor (consistency), not twice. While the last day
+ * is itself low, nothing is discounted: a degradation that persists is not an incident that is over.
+ * Days are assumed to carry equal weight (figures hold each day's rate, not its weight).
+ */
+export function settledSuccesses(f: ObservedFigures): number {
+  const days = f.daily_success;
+  const today = days[6];
+  let known = 0;
+  for (const d of days) if (d !== null) known++;
+  if (today === null || known < INCIDENT_MIN_DAYS || !(f.weighted_total_7d > 0)) return f.weighted_success_7d;
+  const typical = median(days.filter((d): d is number => d !== null));
+  const perDay = f.weighted_total_7d / known;
+  // Chance variation from the week's overall rate, which (unlike the median day) keeps the failures
+  // a quiet endpoint's few reports do show.
+  const overall = f.weighted_success_7d / f.weighted_total_7d;
+  const spread = Math.max(overall * (1 - overall), INCIDENT_MIN_VARIANCE);
+  const tolerance = INCIDENT_SIGMAS * Math.sqrt((spread * WEIGHT_PER_REPORT) / perDay);
+  if (today < typical - tolerance) return f.weighted_success_7d;
+  let settled = f.weighted_success_7d;
+  for (let i = 0; i < 6; i++) {
+    const d = days[i];
+    if (d !== null && d < typical - tolerance) settled += (typical - d) * perDay;
+  }
+  return Math.min(settled, f.weighted_total_7d);
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 /**
@@ -82,7 +131,7 @@ export function consistency(f: ObservedFigures): number {
   if (days.length < 2) return CONSISTENCY_PRIOR;
   const mean = days.reduce((s, d) => s + d, 0) / days.length;
   const variance = days.reduce((s, d) => s + (d - mean) ** 2, 0) / days.length;
-  const perDay = Math.max(1, f.sample_size_7d / days.length);
+  const perDay = Math.max(1, f.weighted_total_7d / WEIGHT_PER_REPORT / days.length);
   const noise = (mean * (1 - mean)) / perDay;
   const raw = clamp01(1 - 3 * Math.sqrt(Math.max(0, variance - noise)));
   return (days.length * raw + CONSISTENCY_PRIOR_DAYS * CONSISTENCY_PRIOR) / (days.length + CONSISTENCY_PRIOR_DAYS);
@@ -116,18 +165,32 @@ export function computeReferences(candidates: ReadonlyArray<Pick<ScoringInput, "
   return { bestP95: bestP95 ?? anyP95, cheapest: Number.isFinite(cheapest) ? cheapest : 0 };
 }
 
+/**
+ * The share of its score an endpoint keeps while its latest probe failed. A total outage shows in
+ * the first probe after it begins (every PROBE_INTERVAL_SECONDS, 10 minutes), long before a week of
+ * reports moves, and an endpoint that is down is worth nothing to a caller, however cheap or fast:
+ * so the whole score is scaled, not one factor. Each further failure quarters it again; a passing
+ * probe restores it; from the third failure the endpoint is not ranked at all (failed_recent_checks).
+ */
+export const FAILED_PROBE_SHARE = 0.25;
+
+export function availabilityShare(e: Pick<ScoringInput, "lastCheckOk" | "consecutiveFailures">): number {
+  return e.lastCheckOk === false ? Math.pow(FAILED_PROBE_SHARE, Math.max(1, e.consecutiveFailures)) : 1;
+}
+
 export function computeFactors(e: ScoringInput, refs: References, optimistic = false): Factors {
   return {
     success: successFactor(e.figures, optimistic),
     latency: latencyFactor(e.figures, refs.bestP95, optimistic),
     price: priceFactor(e.pricePerCall, refs.cheapest),
     stability: stabilityFactor(e),
+    availability: availabilityShare(e),
   };
 }
 
-/** Weighted sum of the factors; weights sum to 1, so the score stays in [0,1]. */
+/** Weighted sum of the factors (weights sum to 1, so the score stays in [0,1]), times availability. */
 export function weighScore(f: Factors, w: Weights): number {
-  return clamp01(f.success * w.success + f.latency * w.latency + f.price * w.price + f.stability * w.stability);
+  return clamp01((f.success * w.success + f.latency * w.latency + f.price * w.price + f.stability * w.stability) * (f.availability ?? 1));
 }
 
 export const round4 = (x: number) => Math.round(x * 10_000) / 10_000;

@@ -63,10 +63,14 @@ export function rollupStatement(limit: number): SQL {
                     r.latency_ms, r.reporter_kind, r.reporter_key, r.user_id, r.weight, r.discovery_id
         ),
         -- The tier's weight, doubled when the caller had received this endpoint from that discovery
-        -- within the hour before the report; zero for the account that owns the endpoint's provider.
+        -- within the hour before the report; zero for the account that owns the endpoint's provider,
+        -- and for one that owns a provider of another endpoint of the same capability.
         weighed as (
           select b.id, b.endpoint_id, b.hour, b.created_at, b.success, b.latency_ms, b.reporter_kind, b.reporter_key,
                  case when b.user_id is not null and p.user_id = b.user_id then ${num(WEIGHTS.ownProvider)}::float8
+                      when b.user_id is not null and exists (
+                        select 1 from providers rp join endpoints re on re.provider_id = rp.id
+                        where rp.user_id = b.user_id and re.capability_id = e.capability_id) then ${num(WEIGHTS.competitor)}::float8
                       when ${ownDiscovery} then b.weight * ${num(WEIGHTS.discoveryBonus)}
                       else b.weight end as w
           from batch b left join endpoints e on e.id = b.endpoint_id left join providers p on p.id = e.provider_id
@@ -132,10 +136,13 @@ export function rollupStatement(limit: number): SQL {
             latency_hist = ${mergeHistSql(sql`o.latency_hist`, sql`excluded.latency_hist`)}
           returning 1
         ),
-        -- The endpoints whose figures need computing again (lib/outcomes/figures.ts).
+        -- The endpoints whose figures need computing again (lib/outcomes/figures.ts): those that got
+        -- weight. Reports of no weight wait for the hourly sweep, so that a flood of them cannot
+        -- decide when an endpoint's figures are recomputed (the ranking evaluation showed that this
+        -- alone let an anonymous flood nudge near-ties its way).
         marked as (
           insert into endpoint_figures as f (endpoint_id)
-          select distinct endpoint_id from agg order by endpoint_id
+          select distinct endpoint_id from agg where wt > 0 order by endpoint_id
           on conflict (endpoint_id) do update set dirty = true where not f.dirty
           returning 1
         ),

@@ -4,8 +4,15 @@ import { createHash } from "node:crypto";
 import type { Principal } from "@/lib/auth/principal";
 
 export const WEIGHTS = {
-  /** A report from an anonymous caller (one client address). */
-  anonymous: 1,
+  /**
+   * A report from an anonymous caller (one client address): stored and counted as a report, but of
+   * no weight. Addresses cost nothing, and the ranking evaluation (docs/ranking.md) showed that the
+   * anonymous allowance of an endpoint-hour, filled by a few addresses every hour, moves first
+   * place in most capabilities: a failure rate is scored on a log scale, so a few points of false
+   * failures (or successes) outweigh the difference between good endpoints. The caps below keep
+   * any weight given to addresses bounded.
+   */
+  anonymous: 0,
   /** A report sent with an API key. */
   authenticated: 4,
   /** Multiplier for a report whose discovery_id this caller received for this endpoint in the last hour. */
@@ -21,6 +28,11 @@ export const WEIGHTS = {
   probe: 3,
   /** Reports by the account that owns the endpoint's provider. */
   ownProvider: 0,
+  /**
+   * Reports by an account that owns a provider with an endpoint of the same capability: a
+   * competitor grades its rivals no more than itself.
+   */
+  competitor: 0,
 } as const;
 
 export const CAPS = {

@@ -31,7 +31,7 @@ export type LedgerSetup = {
 export interface Ledger {
   addDiscovery(d: SimDiscovery): void;
   addReport(r: SimReport): void;
-  /** Counts every report added since the last call, as one run of the rollup job; the endpoints whose rows changed. */
+  /** Counts every report added since the last call, as one run of the rollup job; the endpoints it counted weight for. */
   count(): Promise<Set<string>>;
   /** The endpoint's hourly rollups, by hour start. */
   rows(endpointId: string): Map<number, HourRow>;
@@ -49,6 +49,9 @@ export class MemoryLedger implements Ledger {
   private pending: SimReport[] = [];
   private discoveries = new Map<string, { at: number; principalKey: string; endpointIds: Set<string> }>();
   private owners = new Map<string, string | null>();
+  /** Capability of each endpoint, and the accounts owning a provider in each capability. */
+  private capabilityOf = new Map<string, string>();
+  private ownersIn = new Map<string, Set<string>>();
   private keyOwners = new Map<string, string>();
   /** reporter_weights: uncapped weight per endpoint, hour and reporter, and capped weight per anonymous pool. */
   private totals = new Map<string, number>();
@@ -56,7 +59,12 @@ export class MemoryLedger implements Ledger {
   private anonymousKeys = new Map<string, string>();
 
   constructor(setup: LedgerSetup) {
-    for (const e of setup.endpoints) this.owners.set(e.id, e.ownerUserId);
+    for (const e of setup.endpoints) {
+      this.owners.set(e.id, e.ownerUserId);
+      this.capabilityOf.set(e.id, e.capabilityId);
+      if (!this.ownersIn.has(e.capabilityId)) this.ownersIn.set(e.capabilityId, new Set());
+      if (e.ownerUserId !== null) this.ownersIn.get(e.capabilityId)!.add(e.ownerUserId);
+    }
     for (const a of setup.accounts) this.keyOwners.set(`key:${a.apiKeyId}`, a.userId);
   }
 
@@ -73,8 +81,8 @@ export class MemoryLedger implements Ledger {
     this.pending = [];
     const changed = new Set<string>();
     for (const r of batch) {
-      this.countOne(r);
-      changed.add(r.endpointId);
+      // As the rollup marks figures for recomputing: only where some weight was counted.
+      if (this.countOne(r) > 0) changed.add(r.endpointId);
     }
     if (batch.length) this.forgetBefore(batch[batch.length - 1].at);
     return changed;
@@ -88,12 +96,13 @@ export class MemoryLedger implements Ledger {
 
   async close(): Promise<void> {}
 
-  private countOne(r: SimReport): void {
+  private countOne(r: SimReport): number {
     const reporter = r.principal ? this.reporterOf(r.principal) : PROBE;
     const hour = hourOf(r.at);
-    // weighed: nothing for the provider's own account, double when tied to the caller's discovery.
+    // weighed: nothing for the provider's own account or a competitor's, double when tied to the caller's discovery.
     let w: number;
     if (reporter.userId !== null && this.owners.get(r.endpointId) === reporter.userId) w = WEIGHTS.ownProvider;
+    else if (reporter.userId !== null && this.ownersIn.get(this.capabilityOf.get(r.endpointId)!)?.has(reporter.userId)) w = WEIGHTS.competitor;
     else if (this.tiedToDiscovery(r, reporter)) w = reporter.baseWeight * WEIGHTS.discoveryBonus;
     else w = reporter.baseWeight;
     // capped: as far as the reporter's uncapped total for the endpoint-hour leaves room.
@@ -127,6 +136,7 @@ export class MemoryLedger implements Ledger {
       const b = String(bucketOf(Math.round(r.latencyMs)));
       row.hist[b] = (row.hist[b] ?? 0) + fw;
     }
+    return fw;
   }
 
   private reporterOf(p: Principal): Reporter {

@@ -33,7 +33,7 @@ export function checkTargets(r: EvalResult): TargetCheck[] {
   const worstOracle = Math.min(...PRESETS.map((p) => capdex.agents[p].first / capdex.agents[p].oracle));
   const left = capdex.outages.map((o) => (o.leftAfterMs === null ? Infinity : o.leftAfterMs));
   const slowest = left.length ? Math.max(...left) : 0;
-  const moved = r.attacks.reduce((s, a) => s + a.pairsMovedOnce, 0);
+  const moved = r.attacks.filter((a) => a.listed).reduce((s, a) => s + a.pairsMovedOnce, 0);
   return [
     { name: "top truly best after 2,000 reports (worst preset)", value: pct(worst2000), target: `>= ${pct(TARGETS.bestAfter2000, 0)}`, ok: worst2000 >= TARGETS.bestAfter2000 },
     { name: "agents' success / oracle's (worst preset)", value: pct(worstOracle), target: `>= ${pct(TARGETS.oracleShare, 0)}`, ok: worstOracle >= TARGETS.oracleShare },
@@ -75,12 +75,12 @@ export function formatReport(r: EvalResult): string {
     "",
     `**Top endpoint truly best** (in brackets: within ${NEAR} of the best utility), when a capability reaches each number of honest reports:`,
     "",
-    `| preset | ${CHECKPOINTS.map((k) => `${k.toLocaleString("en")} reports`).join(" | ")} | raw success rate, 2,000 | random order, 2,000 | Capdex's ranking of random order's reports, ${CHECKPOINTS.map((k) => k.toLocaleString("en")).join(" / ")} | every hour of the run |`,
-    `|---|${CHECKPOINTS.map(() => "---").join("|")}|---|---|---|---|`,
+    `| preset | ${CHECKPOINTS.map((k) => `${k.toLocaleString("en")} reports`).join(" | ")} | raw success rate, 2,000 | random order, 2,000 | Capdex's ranking of random order's reports, ${CHECKPOINTS.map((k) => k.toLocaleString("en")).join(" / ")} | ideal ranking, reports spread evenly, ${CHECKPOINTS.map((k) => k.toLocaleString("en")).join(" / ")} | every hour of the run |`,
+    `|---|${CHECKPOINTS.map(() => "---").join("|")}|---|---|---|---|---|`,
   );
   const last = CHECKPOINTS.length - 1;
   for (const p of PRESETS) {
-    out.push(`| ${p} | ${capdex.checkpoints[p].map(hits).join(" | ")} | ${hits(raw.checkpoints[p][last])} | ${hits(random.checkpoints[p][last])} | ${random.capdexView[p].map((h) => pct(share(h), 0)).join(" / ")} | ${hits(capdex.hourly[p])} |`);
+    out.push(`| ${p} | ${capdex.checkpoints[p].map(hits).join(" | ")} | ${hits(raw.checkpoints[p][last])} | ${hits(random.checkpoints[p][last])} | ${random.capdexView[p].map((h) => pct(share(h), 0)).join(" / ")} | ${r.ceiling[p].map((h) => pct(share(h), 0)).join(" / ")} | ${hits(capdex.hourly[p])} |`);
   }
   out.push(
     "",
@@ -112,7 +112,7 @@ export function formatReport(r: EvalResult): string {
       "|---|---|---|---|",
     );
     for (const a of r.attacks) {
-      out.push(`| ${a.adversary}: ${a.description} | ${a.pairsMovedOnce} of ${a.pairs} | ${a.pairsMoved10} | ${pct(a.differing / a.samples, 2)} |`);
+      out.push(`| ${a.adversary}${a.listed ? "" : " (beyond the issue's list)"}: ${a.description} | ${a.pairsMovedOnce} of ${a.pairs} | ${a.pairsMoved10} | ${pct(a.differing / a.samples, 2)} |`);
     }
   }
   out.push("", "**Targets**", "", "| target | measured | wanted | |", "|---|---|---|---|");

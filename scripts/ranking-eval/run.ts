@@ -4,9 +4,11 @@ import type { RankingPreset } from "@/lib/schemas/discover";
 import { ADVERSARIES, burstAt, type AdversaryKind } from "./adversary";
 import type { Policy } from "./agents";
 import { CHECKPOINTS, sumHits, type AgentTally, type Hits, type OutageRecord } from "./metrics";
-import { HOUR } from "./network";
-import { PRESETS } from "./truth";
-import { runWorld, type WorldConfig, type WorldResult } from "./world";
+import { ceilingOf } from "./ceiling";
+import { generateNetwork, HOUR } from "./network";
+import { runWorlds } from "./pool";
+import { PRESETS, TruthBook } from "./truth";
+import type { WorldConfig, WorldResult } from "./world";
 
 export type EvalConfig = { seeds: number[]; capabilities: number; days: number; callsPerHour: number; adversaries: boolean };
 
@@ -22,6 +24,8 @@ export type PolicyFigures = {
 export type AttackFigures = {
   adversary: Exclude<AdversaryKind, "none">;
   description: string;
+  /** In the issue's list of adversaries (and so in its target). */
+  listed: boolean;
   /** (capability, preset, hour) samples from the attack's start on, and those whose top differs from the clean world's. */
   samples: number;
   differing: number;
@@ -34,6 +38,8 @@ export type EvalResult = {
   config: EvalConfig;
   policies: Record<Policy, PolicyFigures>;
   attacks: AttackFigures[];
+  /** The ideal ranking from reports spread evenly (ceiling.ts), per preset and checkpoint. */
+  ceiling: Record<RankingPreset, Hits[]>;
   worlds: Array<{ seed: number; policy: Policy; adversary: AdversaryKind; ms: number; counts: WorldResult["counts"] }>;
   ms: number;
 };
@@ -63,7 +69,7 @@ function addWorld(into: PolicyFigures, w: WorldResult): void {
   into.outages.push(...w.metrics.outages);
 }
 
-function compareTops(into: AttackFigures, clean: WorldResult, attacked: WorldResult, fromHour: number): void {
+export function compareTops(into: AttackFigures, clean: WorldResult, attacked: WorldResult, fromHour: number): void {
   clean.tops.forEach((perPreset, c) =>
     perPreset.forEach((hours, p) => {
       let moved = 0;
@@ -81,13 +87,18 @@ function compareTops(into: AttackFigures, clean: WorldResult, attacked: WorldRes
   );
 }
 
-export async function runEvaluation(config: EvalConfig, log: (line: string) => void = () => {}): Promise<EvalResult> {
+/**
+ * Runs every world of the evaluation: in this process (jobs 1, as the regression test does), or
+ * spread over worker threads, each world being independent of the others.
+ */
+export async function runEvaluation(config: EvalConfig, log: (line: string) => void = () => {}, jobs = 1): Promise<EvalResult> {
   const started = performance.now();
   const policies = Object.fromEntries(POLICIES.map((p) => [p, emptyFigures()])) as Record<Policy, PolicyFigures>;
   const kinds = config.adversaries ? (Object.keys(ADVERSARIES) as Array<Exclude<AdversaryKind, "none">>) : [];
   const attacks: AttackFigures[] = kinds.map((adversary) => ({
     adversary,
-    description: ADVERSARIES[adversary],
+    description: ADVERSARIES[adversary].description,
+    listed: ADVERSARIES[adversary].listed,
     samples: 0,
     differing: 0,
     pairsMovedOnce: 0,
@@ -95,22 +106,25 @@ export async function runEvaluation(config: EvalConfig, log: (line: string) => v
     pairs: 0,
   }));
   const worlds: EvalResult["worlds"] = [];
-  for (const seed of config.seeds) {
+  const configs: WorldConfig[] = config.seeds.flatMap((seed) => {
     const base: WorldConfig = { seed, capabilities: config.capabilities, days: config.days, callsPerHour: config.callsPerHour, policy: "capdex", adversary: "none" };
-    let clean: WorldResult | null = null;
-    for (const policy of POLICIES) {
-      const w = await runWorld({ ...base, policy });
-      log(`seed ${seed} ${policy}: ${(w.ms / 1000).toFixed(1)} s`);
-      worlds.push({ seed, policy, adversary: "none", ms: w.ms, counts: w.counts });
-      addWorld(policies[policy], w);
-      if (policy === "capdex") clean = w;
+    return [...POLICIES.map((policy) => ({ ...base, policy })), ...attacks.map((a) => ({ ...base, adversary: a.adversary }))];
+  });
+  const results = await runWorlds(configs, jobs, (w) =>
+    log(`seed ${w.config.seed} ${w.config.policy}${w.config.adversary === "none" ? "" : ` + ${w.config.adversary}`}: ${(w.ms / 1000).toFixed(1)} s`),
+  );
+  const ceiling = Object.fromEntries(PRESETS.map((p) => [p, CHECKPOINTS.map(() => ({ n: 0, best: 0, near: 0, gap: 0 }))])) as Record<RankingPreset, Hits[]>;
+  for (const seed of config.seeds) {
+    const mine = results.filter((w) => w.config.seed === seed);
+    const clean = mine.find((w) => w.config.policy === "capdex" && w.config.adversary === "none")!;
+    for (const w of mine) {
+      worlds.push({ seed, policy: w.config.policy, adversary: w.config.adversary, ms: w.ms, counts: w.counts });
+      if (w.config.adversary === "none") addWorld(policies[w.config.policy], w);
+      const a = attacks.find((x) => x.adversary === w.config.adversary);
+      if (a) compareTops(a, clean, w, a.adversary.startsWith("burst") ? burstAt(config.days) / HOUR : 0);
     }
-    for (const a of attacks) {
-      const w = await runWorld({ ...base, adversary: a.adversary });
-      log(`seed ${seed} capdex + ${a.adversary}: ${(w.ms / 1000).toFixed(1)} s`);
-      worlds.push({ seed, policy: "capdex", adversary: a.adversary, ms: w.ms, counts: w.counts });
-      compareTops(a, clean!, w, a.adversary === "burst" ? burstAt(config.days) / HOUR : 0);
-    }
+    const c = ceilingOf(generateNetwork(seed, config), new TruthBook());
+    for (const p of PRESETS) ceiling[p] = ceiling[p].map((h, k) => sumHits([h, c[p][k]]));
   }
-  return { config, policies, attacks, worlds, ms: performance.now() - started };
+  return { config, policies, attacks, ceiling, worlds, ms: performance.now() - started };
 }

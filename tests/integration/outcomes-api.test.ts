@@ -3,12 +3,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { createTestDb, type TestDb } from "../helpers/db";
-import { BASE, call } from "../helpers/http";
+import { call } from "../helpers/http";
 import { queryRows } from "@/lib/db/client";
-import { resolvePrincipal } from "@/lib/auth/principal";
-import { rollUpAll } from "@/lib/outcomes";
+import { WEIGHTS, rollUpAll } from "@/lib/outcomes";
 import * as reportRoute from "@/app/api/report_outcome/route";
-import { addDiscovery, addEndpoint, anonymous, rollupOf } from "./outcomes-fixtures";
+import { addAccount, addDiscovery, addEndpoint, rollupOf } from "./outcomes-fixtures";
 
 let t: TestDb;
 let ep: string;
@@ -34,12 +33,6 @@ async function snapshot() {
   return r;
 }
 
-/** The principal the route resolves for the test helper's requests. */
-async function callerKey(): Promise<string> {
-  const req = new Request(BASE + "/api/report_outcome", { headers: { "x-forwarded-for": "203.0.113.7" } });
-  return (await resolvePrincipal(req, t.db, new URL(req.url))).key;
-}
-
 describe("POST /api/report_outcome", () => {
   it("accepts a report with 202 { accepted, report_id } and stores it as sent", async () => {
     const res = await post({ endpoint_id: ep, success: false, latency_ms: 231.6, status_code: 503 });
@@ -54,7 +47,9 @@ describe("POST /api/report_outcome", () => {
           from outcome_reports where id = ${res.body.report_id as string}::uuid`,
     );
     expect(row).toMatchObject({ endpoint_id: ep, success: false, latency_ms: 232, status_code: 503, reporter_kind: "anonymous", rolled_up: false });
-    expect(Number(row.weight)).toBe(1);
+    // Without an API key a report is stored and counted as a report, at no weight.
+    expect(Number(row.weight)).toBe(WEIGHTS.anonymous);
+    expect(WEIGHTS.anonymous).toBe(0);
   });
 
   it("takes only endpoint_id and success; the rest is optional", async () => {
@@ -67,19 +62,19 @@ describe("POST /api/report_outcome", () => {
     expect(after.successes - before.successes).toBe(1);
   });
 
-  it("counts a report with the caller's own fresh discovery_id double, and an expired or foreign one at the lowest weight", async () => {
-    const key = await callerKey();
-    const me = { kind: "anonymous" as const, key, ip: "203.0.113.7" };
+  it("counts a report with the caller's own fresh discovery_id double, and an expired or foreign one at the base weight", async () => {
+    const me = await addAccount(t.db, "api-1");
+    const stranger = await addAccount(t.db, "api-2");
     const counted: number[] = [];
-    for (const [minutesAgo, who] of [[5, me], [60 * 20, me], [1, anonymous("198.51.100.200")]] as const) {
+    for (const [minutesAgo, who] of [[5, me], [60 * 20, me], [1, stranger]] as const) {
       const target = await addEndpoint(t.db);
       const discovery_id = await addDiscovery(t.db, who, [target], minutesAgo);
-      const res = await post({ endpoint_id: target, success: true, discovery_id });
+      const res = await post({ endpoint_id: target, success: true, discovery_id }, { headers: { authorization: `Bearer ${me.secret}` } });
       expect(res.status).toBe(202);
       await rollUpAll(t.db);
       counted.push((await rollupOf(t.db, target)).w_total);
     }
-    expect(counted).toEqual([2, 1, 1]);
+    expect(counted).toEqual([8, 4, 4]);
   });
 
   it("answers 405 with Allow to other methods", async () => {

@@ -33,8 +33,8 @@ export async function addEndpoint(
   return id;
 }
 
-/** A user with one API key, and the principal a request with that key resolves to. */
-export async function addAccount(db: Db, n: number | string): Promise<Principal & { kind: "authenticated" }> {
+/** A user with one API key, and the principal a request with that key resolves to (`secret`: the key itself). */
+export async function addAccount(db: Db, n: number | string): Promise<Principal & { kind: "authenticated"; secret: string }> {
   const userId = randomUUID();
   await db.insert(users).values({ id: userId, email: `caller${n}-${userId.slice(0, 6)}@example.com` });
   const apiKeyId = randomUUID();
@@ -45,7 +45,7 @@ export async function addAccount(db: Db, n: number | string): Promise<Principal 
     prefix: key.slice(0, 8),
     hash: createHash("sha256").update(key).digest("hex"),
   });
-  return { kind: "authenticated", key: `key:${apiKeyId}`, ip: `198.51.100.${Number(n) % 250}`, apiKeyId, userId };
+  return { kind: "authenticated", key: `key:${apiKeyId}`, ip: `198.51.100.${Number(n) % 250}`, apiKeyId, userId, secret: key };
 }
 
 export function anonymous(ip: string): Principal {

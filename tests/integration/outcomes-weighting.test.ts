@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { createTestDb, type TestDb } from "../helpers/db";
 import { queryRows } from "@/lib/db/client";
-import { CAPS, WEIGHTS, getObservedFigures, recordOutcome, recordProbeOutcome, rollUpAll } from "@/lib/outcomes";
+import { outcomeReports } from "@/lib/db/schema";
+import type { Principal } from "@/lib/auth/principal";
+import { CAPS, WEIGHTS, getObservedFigures, recordOutcome, recordProbeOutcome, reportRowOf, rollUpAll } from "@/lib/outcomes";
 import { pruneReporterWeights, rollUpReports } from "@/lib/outcomes/rollup";
 import { addAccount, addDiscovery, addEndpoint, addProvider, anonymous, rollupOf, storedWeights } from "./outcomes-fixtures";
 
@@ -20,26 +22,40 @@ const report = (endpoint_id: string, success = true, extra: { discovery_id?: str
 });
 
 describe("weights by tier and discovery", () => {
-  it("weighs an anonymous report 1 and an authenticated one 4", async () => {
+  it("weighs an anonymous report 0 and an authenticated one 4", async () => {
     const ep = await addEndpoint(t.db);
     const user = await addAccount(t.db, 1);
     await recordOutcome(t.db, report(ep), anonymous("192.0.2.1"));
     await recordOutcome(t.db, report(ep), user);
     expect((await storedWeights(t.db, ep)).sort()).toEqual([WEIGHTS.anonymous, WEIGHTS.authenticated].sort());
-    expect(WEIGHTS).toMatchObject({ anonymous: 1, authenticated: 4 });
+    expect(WEIGHTS).toMatchObject({ anonymous: 0, authenticated: 4 });
+  });
+
+  it("counts reports without an API key as reports of no weight, however many addresses send them", async () => {
+    const ep = await addEndpoint(t.db);
+    for (let a = 0; a < 30; a++) {
+      const who = anonymous(`10.3.0.${a}`);
+      const discovery_id = await addDiscovery(t.db, who, [ep]);
+      for (let i = 0; i < 3; i++) await recordOutcome(t.db, report(ep, false, { discovery_id }), who);
+    }
+    await recordOutcome(t.db, report(ep, true), await addAccount(t.db, 31));
+    await rollUpAll(t.db);
+    expect(await rollupOf(t.db, ep)).toEqual({ reports: 91, successes: 1, w_success: 4, w_total: 4 });
+    const f = (await getObservedFigures(t.db, [ep])).get(ep)!;
+    expect(f).toMatchObject({ sample_size_7d: 91, success_rate_7d: 1 });
   });
 
   it("doubles the weight of a report tied to the caller's own discovery of this endpoint in the last hour", async () => {
     const ep = await addEndpoint(t.db);
-    const anon = anonymous("192.0.2.2");
     const user = await addAccount(t.db, 2);
-    await recordOutcome(t.db, report(ep, true, { discovery_id: await addDiscovery(t.db, anon, [ep], 59) }), anon);
+    const late = await addAccount(t.db, 20);
     await recordOutcome(t.db, report(ep, true, { discovery_id: await addDiscovery(t.db, user, [ep]) }), user);
+    await recordOutcome(t.db, report(ep, true, { discovery_id: await addDiscovery(t.db, late, [ep], 59) }), late);
     // Stored at the tier's weight; the bonus is applied when counted.
-    expect((await storedWeights(t.db, ep)).sort((a, b) => a - b)).toEqual([1, 4]);
+    expect((await storedWeights(t.db, ep)).sort((a, b) => a - b)).toEqual([4, 4]);
     await rollUpAll(t.db);
     expect(WEIGHTS.discoveryBonus).toBe(2);
-    expect((await rollupOf(t.db, ep)).w_total).toBe(2 + 8);
+    expect((await rollupOf(t.db, ep)).w_total).toBe(8 + 8);
   });
 
   it("gives the bonus for any key of the same account, and for a discovery logged just after the report", async () => {
@@ -58,7 +74,7 @@ describe("weights by tier and discovery", () => {
   it("counts a foreign, expired, unrelated or unknown discovery_id at the base weight", async () => {
     const ep = await addEndpoint(t.db);
     const other = await addEndpoint(t.db);
-    const me = anonymous("192.0.2.3");
+    const me = await addAccount(t.db, 25);
     const someoneElse = anonymous("192.0.2.4");
     const foreign = await addDiscovery(t.db, someoneElse, [ep]);
     const expired = await addDiscovery(t.db, me, [ep], 61);
@@ -72,8 +88,8 @@ describe("weights by tier and discovery", () => {
     const stranger = await addAccount(t.db, 24);
     await recordOutcome(t.db, report(ep, true, { discovery_id: await addDiscovery(t.db, stranger, [ep]) }), user);
     await rollUpAll(t.db);
-    expect(await storedWeights(t.db, ep)).toEqual([1, 1, 1, 1, 4]);
-    expect((await rollupOf(t.db, ep)).w_total).toBe(4 * 1 + 4);
+    expect(await storedWeights(t.db, ep)).toEqual([4, 4, 4, 4, 4]);
+    expect((await rollupOf(t.db, ep)).w_total).toBe(5 * 4);
   });
 
   it("stores probe outcomes at weight 3 as reporter kind probe", async () => {
@@ -86,6 +102,7 @@ describe("weights by tier and discovery", () => {
     expect(row).toMatchObject({ reporter_kind: "probe", latency_ms: 120, status_code: 402 });
     expect(Number(row.weight)).toBe(WEIGHTS.probe);
     expect(WEIGHTS.probe).toBeGreaterThan(WEIGHTS.anonymous);
+    expect(WEIGHTS.probe).toBeLessThan(WEIGHTS.authenticated * WEIGHTS.discoveryBonus);
   });
 
   it("never stores an address in the clear", async () => {
@@ -97,11 +114,21 @@ describe("weights by tier and discovery", () => {
   });
 });
 
+/**
+ * Reports from one address as recordOutcome stored them while addresses weighed 1: rows still
+ * pending when the weight became 0 are counted under the same caps. Distinct times, oldest first.
+ */
+async function storeWeighted(endpointId: string, who: Principal, count: number, success: (i: number) => boolean) {
+  for (let i = 0; i < count; i++) {
+    await t.db.insert(outcomeReports).values({ ...reportRowOf(report(endpointId, success(i)), who), weight: 1 });
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
 describe("caps, applied when reports are counted", () => {
-  it("counts one anonymous address at most 4 per endpoint and hour", async () => {
+  it("still caps one address at 4 per endpoint and hour when its reports carry weight (stored before addresses weighed 0)", async () => {
     const ep = await addEndpoint(t.db);
-    const anon = anonymous("192.0.2.10");
-    for (let i = 0; i < 20; i++) await recordOutcome(t.db, report(ep, true), anon);
+    await storeWeighted(ep, anonymous("192.0.2.10"), 20, () => true);
     await rollUpAll(t.db);
     expect(CAPS.anonymousPerReporter).toBe(4);
     expect(await rollupOf(t.db, ep)).toEqual({ reports: 20, successes: 20, w_success: 4, w_total: 4 });
@@ -125,11 +152,9 @@ describe("caps, applied when reports are counted", () => {
     expect(await rollupOf(t.db, ep)).toEqual({ reports: 20, successes: 5, w_success: 32, w_total: 64 });
   });
 
-  it("counts all anonymous addresses together at most 20 per endpoint and hour", async () => {
+  it("still caps all addresses together at 20 per endpoint and hour when their reports carry weight", async () => {
     const ep = await addEndpoint(t.db);
-    for (let a = 0; a < 30; a++) {
-      for (let i = 0; i < 3; i++) await recordOutcome(t.db, report(ep, false), anonymous(`10.1.0.${a}`));
-    }
+    for (let a = 0; a < 30; a++) await storeWeighted(ep, anonymous(`10.1.0.${a}`), 3, () => false);
     const user = await addAccount(t.db, 4);
     await recordOutcome(t.db, report(ep, true), user);
     await rollUpAll(t.db);
@@ -140,9 +165,7 @@ describe("caps, applied when reports are counted", () => {
 
   it("keeps the caps exact when the reports are counted in many small batches", async () => {
     const ep = await addEndpoint(t.db);
-    for (let a = 0; a < 12; a++) {
-      for (let i = 0; i < 7; i++) await recordOutcome(t.db, report(ep, i < 5), anonymous(`10.2.0.${a}`));
-    }
+    for (let a = 0; a < 12; a++) await storeWeighted(ep, anonymous(`10.2.0.${a}`), 7, (i) => i < 5);
     while ((await rollUpReports(t.db, 5)) > 0);
     // Each address: its first 4 count (all successes); together capped at 20, oldest first.
     const r = await rollupOf(t.db, ep);
@@ -170,15 +193,30 @@ describe("caps, applied when reports are counted", () => {
     expect(figures.success_rate_7d).toBe(0);
   });
 
+  it("counts reports by an account that owns a provider of a rival endpoint of the same capability as zero", async () => {
+    const rival = await addAccount(t.db, 32);
+    await addEndpoint(t.db, { capabilityId: "weather.current", providerId: await addProvider(t.db, { userId: rival.userId }) });
+    const target = await addEndpoint(t.db, { capabilityId: "weather.current" });
+    const elsewhere = await addEndpoint(t.db, { capabilityId: "weather.forecast" });
+    const d = await addDiscovery(t.db, rival, [target, elsewhere]);
+    for (let i = 0; i < 5; i++) await recordOutcome(t.db, report(target, false, { discovery_id: d }), rival);
+    await recordOutcome(t.db, report(elsewhere, false, { discovery_id: d }), rival);
+    await rollUpAll(t.db);
+    expect(WEIGHTS.competitor).toBe(0);
+    expect(await rollupOf(t.db, target)).toEqual({ reports: 5, successes: 0, w_success: 0, w_total: 0 });
+    // In a capability where it has no endpoint of its own, the account is an ordinary caller.
+    expect((await rollupOf(t.db, elsewhere)).w_total).toBe(8);
+  });
+
   it("starts a fresh allowance in the next hour", async () => {
     const ep = await addEndpoint(t.db);
-    const anon = anonymous("192.0.2.20");
-    for (let i = 0; i < 10; i++) await recordOutcome(t.db, report(ep, true), anon);
-    // Five of them an hour earlier (as if sent then).
+    const user = await addAccount(t.db, 33);
+    for (let i = 0; i < 40; i++) await recordOutcome(t.db, report(ep, true), user);
+    // Twenty of them an hour earlier (as if sent then).
     await t.db.execute(sql`update outcome_reports set created_at = created_at - interval '1 hour'
-                           where id in (select id from outcome_reports where endpoint_id = ${ep}::uuid limit 5)`);
+                           where id in (select id from outcome_reports where endpoint_id = ${ep}::uuid limit 20)`);
     await rollUpAll(t.db);
-    expect((await rollupOf(t.db, ep)).w_total).toBe(2 * CAPS.anonymousPerReporter);
+    expect((await rollupOf(t.db, ep)).w_total).toBe(2 * CAPS.authenticatedPerReporter);
   });
 });
 
@@ -200,6 +238,21 @@ describe("housekeeping", () => {
 });
 
 describe("figures", () => {
+  it("marks an endpoint's figures for recomputing only when some weight was counted", async () => {
+    const ep = await addEndpoint(t.db);
+    const dirty = async () =>
+      (await queryRows<{ dirty: boolean }>(t.db, sql`select dirty from endpoint_figures where endpoint_id = ${ep}::uuid`))[0]?.dirty ?? null;
+    await recordOutcome(t.db, report(ep), await addAccount(t.db, 34));
+    while ((await rollUpReports(t.db)) > 0);
+    expect(await dirty()).toBe(true);
+    await rollUpAll(t.db);
+    expect(await dirty()).toBe(false);
+    // A flood of reports of no weight does not decide when the figures move (the hourly sweep does).
+    for (let i = 0; i < 10; i++) await recordOutcome(t.db, report(ep, false), anonymous(`10.4.0.${i}`));
+    while ((await rollUpReports(t.db)) > 0);
+    expect(await dirty()).toBe(false);
+  });
+
   it("reads the weighted 7-day success rate and sample size from the rollups", async () => {
     const ep = await addEndpoint(t.db);
     const users = await Promise.all([7, 8, 9].map((n) => addAccount(t.db, n)));

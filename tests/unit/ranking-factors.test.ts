@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
+  availabilityShare,
+  computeFactors,
   computeReferences,
+  FAILED_PROBE_SHARE,
+  settledSuccesses,
   consistency,
   latencyFactor,
   priceFactor,
@@ -118,6 +122,61 @@ describe("stability factor", () => {
     const ok = stabilityFactor(candidate({ checkState: "verified" }));
     const failing = stabilityFactor(candidate({ checkState: "failing" }));
     expect(ok - failing).toBeCloseTo(0.4);
+  });
+});
+
+describe("incidents that are over", () => {
+  // A week of 7,000 units of weight a day, 1% failures; day 2 (index 2) lost 10% to an outage.
+  const week = (days: number[]) => {
+    const total = 7 * 7000;
+    const ok = days.reduce((s, d) => s + d * 7000, 0);
+    return figures({ ok, total, days });
+  };
+  const clean = week([0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.99]);
+  const outage = week([0.99, 0.99, 0.89, 0.99, 0.99, 0.99, 0.99]);
+
+  it("counts an earlier day far below the typical one at the typical rate once the last day is back to normal", () => {
+    expect(settledSuccesses(outage)).toBeCloseTo(clean.weighted_success_7d, 6);
+    expect(successFactor(outage)).toBeCloseTo(successFactor(clean), 6);
+    // The incident still shows where it belongs: in the stability factor.
+    expect(consistency(outage)).toBeLessThan(consistency(clean) - 0.05);
+  });
+
+  it("discounts nothing while the last 24 hours are low too (a degradation that persists)", () => {
+    const ongoing = week([0.99, 0.99, 0.89, 0.99, 0.99, 0.99, 0.89]);
+    expect(settledSuccesses(ongoing)).toBe(ongoing.weighted_success_7d);
+  });
+
+  it("leaves days alone that differ by no more than chance, and short records alone", () => {
+    const quiet = figures({ ok: 40, total: 42, days: [1, 1, 0.8, 1, 1, 1, 1] });
+    expect(settledSuccesses(quiet)).toBe(quiet.weighted_success_7d);
+    const short = figures({ ok: 900, total: 1000, days: [null, null, null, null, null, 0.8, 1] });
+    expect(settledSuccesses(short)).toBe(short.weighted_success_7d);
+  });
+
+  it("reads how many reports a rate rests on from its weight, never from sample_size_7d", () => {
+    const a = figures({ ok: 6930, total: 7000, days: [0.99, 0.98, 0.99, 1, 0.99, 0.98, 0.99] });
+    const flooded = { ...a, sample_size_7d: 1_000_000 };
+    expect(consistency(flooded)).toBe(consistency(a));
+    expect(settledSuccesses(flooded)).toBe(settledSuccesses(a));
+  });
+});
+
+describe("availability", () => {
+  it("keeps a quarter of the whole score per failed probe in a row, all of it after a pass", () => {
+    const w = RANKING_PRESETS.budget;
+    const score = (spec: Parameters<typeof candidate>[0]) => {
+      const c = candidate(spec);
+      return weighScore(computeFactors(c, computeReferences([c])), w);
+    };
+    const up = score({ id: 1, ok: 990, total: 1000, checkState: "verified" });
+    expect(availabilityShare({ lastCheckOk: true, consecutiveFailures: 0 })).toBe(1);
+    expect(FAILED_PROBE_SHARE).toBe(0.25);
+    const once = score({ id: 1, ok: 990, total: 1000, checkState: "unverified", lastCheckOk: false, consecutiveFailures: 1 });
+    const probe = (n: number) => 0.6 * consistency(figures({ ok: 990, total: 1000 })) + 0.4 * n;
+    // The stability factor drops with the probe state; the whole score is then scaled.
+    expect(once).toBeCloseTo(0.25 * (up - 0.1 * (probe(1) - probe(0.35))), 3);
+    expect(score({ id: 1, ok: 990, total: 1000, checkState: "unverified", lastCheckOk: false, consecutiveFailures: 2 })).toBeLessThan(once / 3);
   });
 });
 
