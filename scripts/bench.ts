@@ -317,37 +317,41 @@ async function main() {
   if (!ONLY || ONLY === "report") scenarios.push(["report_outcome", reportScenario(endpointIds)]);
   const label: Record<string, string> = { health: "GET /api/health", discover: "POST /api/discover", report_outcome: "POST /api/report_outcome" };
 
-  let server = await startServer(env);
-  await settle(server);
-  const before = await storedCounts(db);
-  try {
-    // One phase per scenario, each interleaved with health: a scenario's own background work
-    // (reports leave figures to recompute and capabilities to reload) falls in its own phase, not
-    // in the next scenario's rounds. Discover goes first; the report phase's aftermath is measured
-    // by the report rounds that follow each other.
-    const rounds: Record<string, Result[]> = { health: [] };
-    const fixed: Record<string, FixedRateResult> = {};
-    const healthOf: Record<string, Result[]> = {};
-    for (const [name, sc] of scenarios) {
-      console.log(`${label[name]} beside ${label.health}: warm-up ${WARMUP} s each, then ${ROUNDS} rounds`);
-      await measure(server, `(warm-up) ${label.health}`, health, WARMUP);
-      await measure(server, `(warm-up) ${label[name]}`, sc, WARMUP);
-      const own: Result[] = [];
-      healthOf[name] = [];
-      for (let round = 1; round <= ROUNDS; round++) {
-        healthOf[name].push(await measure(server, label.health, health));
-        own.push(await measure(server, label[name], sc));
+  let server: TestServer;
+  // --only limiter skips this phase (and its server).
+  if (scenarios.length) {
+    server = await startServer(env);
+    await settle(server);
+    const before = await storedCounts(db);
+    try {
+      // One phase per scenario, each interleaved with health: a scenario's own background work
+      // (reports leave figures to recompute and capabilities to reload) falls in its own phase, not
+      // in the next scenario's rounds. Discover goes first; the report phase's aftermath is measured
+      // by the report rounds that follow each other.
+      const rounds: Record<string, Result[]> = { health: [] };
+      const fixed: Record<string, FixedRateResult> = {};
+      const healthOf: Record<string, Result[]> = {};
+      for (const [name, sc] of scenarios) {
+        console.log(`${label[name]} beside ${label.health}: warm-up ${WARMUP} s each, then ${ROUNDS} rounds`);
+        await measure(server, `(warm-up) ${label.health}`, health, WARMUP);
+        await measure(server, `(warm-up) ${label[name]}`, sc, WARMUP);
+        const own: Result[] = [];
+        healthOf[name] = [];
+        for (let round = 1; round <= ROUNDS; round++) {
+          healthOf[name].push(await measure(server, label.health, health));
+          own.push(await measure(server, label[name], sc));
+        }
+        rounds[name] = own;
+        rounds.health.push(...healthOf[name]);
+        if (!fixed.health) fixed.health = await measureFixedRate(server, `${label.health} @${RATE}/s`, health);
+        fixed[name] = await measureFixedRate(server, `${label[name]} @${RATE}/s`, sc);
       }
-      rounds[name] = own;
-      rounds.health.push(...healthOf[name]);
-      if (!fixed.health) fixed.health = await measureFixedRate(server, `${label.health} @${RATE}/s`, health);
-      fixed[name] = await measureFixedRate(server, `${label[name]} @${RATE}/s`, sc);
+      results.health = { ...summarise(rounds.health), at_fixed_rate: fixed.health };
+      for (const [name] of scenarios) results[name] = { ...summarise(rounds[name], healthOf[name]), at_fixed_rate: fixed[name] };
+      if (rounds.report_outcome) Object.assign(results.report_outcome as object, await checkReports(db, before));
+    } finally {
+      await server.stop();
     }
-    results.health = { ...summarise(rounds.health), at_fixed_rate: fixed.health };
-    for (const [name] of scenarios) results[name] = { ...summarise(rounds[name], healthOf[name]), at_fixed_rate: fixed[name] };
-    if (rounds.report_outcome) Object.assign(results.report_outcome as object, await checkReports(db, before));
-  } finally {
-    await server.stop();
   }
   if (!ONLY || ONLY === "limiter") {
     // The limiter on, its counters in Postgres (the default) and then in Redis (REDIS_URL).
