@@ -12,5 +12,7 @@ export default defineConfig({
     hookTimeout: 180_000,
     pool: "forks",
     globalSetup: ["tests/helpers/global-setup.ts"],
+    // In-process route calls would log a line per request; servers the tests start log at info.
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" },
   },
 });

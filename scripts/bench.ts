@@ -1,7 +1,8 @@
 // `npm run bench`: seeds the benchmark-sized registry on the local Postgres (once; reused while it
 // matches), starts the production server, and drives it with autocannon at 32 connections:
 // GET /api/health (the trivial route) beside POST /api/discover, POST /api/report_outcome, and
-// discover with the rate limiter on. Prints markdown tables and writes bench-results/latest.json.
+// discover with the rate limiter on (counters in Postgres, then in Redis at BENCH_REDIS_URL, default
+// redis://127.0.0.1:6379, when one answers). Prints markdown tables and writes bench-results/latest.json.
 //
 // The server keeps getting faster for a minute or more after start (JIT), and the machine's two
 // cores are shared with Postgres and autocannon, so one 10 s run per scenario drifts by 20-30%.
@@ -14,12 +15,14 @@
 //
 //   npm run bench                      # all scenarios
 //   npm run bench -- --only discover   # one scenario (health always runs for the ratio)
+//   npm run bench -- --only limiter    # discover with the limiter on: Postgres, then Redis
 //   npm run bench -- --rounds 5 --duration 10 --warmup 10 --rate 300
 //   npm run bench -- --reseed          # rebuild the benchmark database
 import fs from "node:fs";
 import { execSync } from "node:child_process";
 import path from "node:path";
 import autocannon from "autocannon";
+import Redis from "ioredis";
 import postgres from "postgres";
 import { createHash, randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
@@ -41,8 +44,22 @@ const ROUNDS = Number(flagValue("--rounds") ?? 3);
 /** Offered load (requests/s over all connections) of the fixed-rate latency runs. */
 const RATE = Number(flagValue("--rate") ?? 300);
 const BASE = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const DB_NAME = `capdex_bench`;
+// BENCH_DB_NAME lets several people bench on one Postgres server without reseeding each other's copy.
+const DB_NAME = process.env.BENCH_DB_NAME ?? "capdex_bench";
 const DB_URL = withDatabase(BASE, DB_NAME);
+const REDIS = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+async function redisReachable(url: string): Promise<boolean> {
+  const client = new Redis(url, { lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await client.connect();
+    return (await client.ping()) === "PONG";
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
 
 type Result = { name: string; rps: number; p50: number; p99: number; non2xx: number; errors: number; requests: number; cpu_ms_per_request: number };
 
@@ -300,52 +317,65 @@ async function main() {
   if (!ONLY || ONLY === "report") scenarios.push(["report_outcome", reportScenario(endpointIds)]);
   const label: Record<string, string> = { health: "GET /api/health", discover: "POST /api/discover", report_outcome: "POST /api/report_outcome" };
 
-  let server = await startServer(env);
-  await settle(server);
-  const before = await storedCounts(db);
-  try {
-    // One phase per scenario, each interleaved with health: a scenario's own background work
-    // (reports leave figures to recompute and capabilities to reload) falls in its own phase, not
-    // in the next scenario's rounds. Discover goes first; the report phase's aftermath is measured
-    // by the report rounds that follow each other.
-    const rounds: Record<string, Result[]> = { health: [] };
-    const fixed: Record<string, FixedRateResult> = {};
-    const healthOf: Record<string, Result[]> = {};
-    for (const [name, sc] of scenarios) {
-      console.log(`${label[name]} beside ${label.health}: warm-up ${WARMUP} s each, then ${ROUNDS} rounds`);
-      await measure(server, `(warm-up) ${label.health}`, health, WARMUP);
-      await measure(server, `(warm-up) ${label[name]}`, sc, WARMUP);
-      const own: Result[] = [];
-      healthOf[name] = [];
-      for (let round = 1; round <= ROUNDS; round++) {
-        healthOf[name].push(await measure(server, label.health, health));
-        own.push(await measure(server, label[name], sc));
-      }
-      rounds[name] = own;
-      rounds.health.push(...healthOf[name]);
-      if (!fixed.health) fixed.health = await measureFixedRate(server, `${label.health} @${RATE}/s`, health);
-      fixed[name] = await measureFixedRate(server, `${label[name]} @${RATE}/s`, sc);
-    }
-    results.health = { ...summarise(rounds.health), at_fixed_rate: fixed.health };
-    for (const [name] of scenarios) results[name] = { ...summarise(rounds[name], healthOf[name]), at_fixed_rate: fixed[name] };
-    if (rounds.report_outcome) Object.assign(results.report_outcome as object, await checkReports(db, before));
-  } finally {
-    await server.stop();
-  }
-  if (!ONLY || ONLY === "limiter") {
-    server = await startServer({ DATABASE_URL: DB_URL, ROLLUP_INTERVAL_MS: "1000" });
+  let server: TestServer;
+  // --only limiter skips this phase (and its server).
+  if (scenarios.length) {
+    server = await startServer(env);
     await settle(server);
+    const before = await storedCounts(db);
     try {
-      const opts = discoverScenario(caps, keys);
-      await measure(server, "(warm-up) discover, limiter on", opts, WARMUP);
-      const on: Result[] = [];
-      for (let round = 1; round <= ROUNDS; round++) on.push(await measure(server, "POST /api/discover (limiter on)", opts));
-      const off = results.discover as Summary | undefined;
-      // Two servers one after the other, so this ratio is of the medians, not per round.
-      const limited = summarise(on);
-      results.discover_limited = { ...limited, ratio_to_limiter_off: off ? +(limited.rps / off.rps).toFixed(2) : null };
+      // One phase per scenario, each interleaved with health: a scenario's own background work
+      // (reports leave figures to recompute and capabilities to reload) falls in its own phase, not
+      // in the next scenario's rounds. Discover goes first; the report phase's aftermath is measured
+      // by the report rounds that follow each other.
+      const rounds: Record<string, Result[]> = { health: [] };
+      const fixed: Record<string, FixedRateResult> = {};
+      const healthOf: Record<string, Result[]> = {};
+      for (const [name, sc] of scenarios) {
+        console.log(`${label[name]} beside ${label.health}: warm-up ${WARMUP} s each, then ${ROUNDS} rounds`);
+        await measure(server, `(warm-up) ${label.health}`, health, WARMUP);
+        await measure(server, `(warm-up) ${label[name]}`, sc, WARMUP);
+        const own: Result[] = [];
+        healthOf[name] = [];
+        for (let round = 1; round <= ROUNDS; round++) {
+          healthOf[name].push(await measure(server, label.health, health));
+          own.push(await measure(server, label[name], sc));
+        }
+        rounds[name] = own;
+        rounds.health.push(...healthOf[name]);
+        if (!fixed.health) fixed.health = await measureFixedRate(server, `${label.health} @${RATE}/s`, health);
+        fixed[name] = await measureFixedRate(server, `${label[name]} @${RATE}/s`, sc);
+      }
+      results.health = { ...summarise(rounds.health), at_fixed_rate: fixed.health };
+      for (const [name] of scenarios) results[name] = { ...summarise(rounds[name], healthOf[name]), at_fixed_rate: fixed[name] };
+      if (rounds.report_outcome) Object.assign(results.report_outcome as object, await checkReports(db, before));
     } finally {
       await server.stop();
+    }
+  }
+  if (!ONLY || ONLY === "limiter") {
+    // The limiter on, its counters in Postgres (the default) and then in Redis (REDIS_URL).
+    const stores: Array<[string, Record<string, string>]> = [["postgres", {}]];
+    if (await redisReachable(REDIS)) stores.push(["redis", { REDIS_URL: REDIS, REDIS_KEY_PREFIX: `capdex-bench:${randomBytes(4).toString("hex")}:` }]);
+    else console.log(`limiter with Redis skipped: nothing answers at ${REDIS}`);
+    for (const [store, extra] of stores) {
+      server = await startServer({ DATABASE_URL: DB_URL, ROLLUP_INTERVAL_MS: "1000", ...extra });
+      await settle(server);
+      try {
+        const opts = discoverScenario(caps, keys);
+        await measure(server, `(warm-up) discover, limiter on (${store})`, opts, WARMUP);
+        const on: Result[] = [];
+        for (let round = 1; round <= ROUNDS; round++) on.push(await measure(server, `POST /api/discover (limiter on, ${store})`, opts));
+        const off = results.discover as Summary | undefined;
+        // Servers one after the other, so this ratio is of the medians, not per round.
+        const limited = summarise(on);
+        results[store === "postgres" ? "discover_limited" : `discover_limited_${store}`] = {
+          ...limited,
+          ratio_to_limiter_off: off ? +(limited.rps / off.rps).toFixed(2) : null,
+        };
+      } finally {
+        await server.stop();
+      }
     }
   }
   fs.mkdirSync("bench-results", { recursive: true });
@@ -381,8 +411,10 @@ function markdown(results: Record<string, unknown>): string {
     rows.push(`| ${name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.cpu_ms_per_request} | ${key === "health" ? "1.00" : r.ratio} | ${notes} |`);
     fixedRows.push(`| ${name} | ${r.at_fixed_rate.p50} | ${r.at_fixed_rate.p99} | ${r.at_fixed_rate.max} | ${r.at_fixed_rate.non2xx} |`);
   }
-  const l = results.discover_limited as (Summary & { ratio_to_limiter_off: number }) | undefined;
-  if (l) rows.push(`| POST /api/discover (limiter on, 200 keys) | ${l.rps} | ${l.p50} | ${l.p99} | ${l.cpu_ms_per_request} | ${l.ratio_to_limiter_off} of limiter off | non-2xx ${l.non2xx} |`);
+  for (const [key, store] of [["discover_limited", "Postgres"], ["discover_limited_redis", "Redis"]]) {
+    const l = results[key] as (Summary & { ratio_to_limiter_off: number }) | undefined;
+    if (l) rows.push(`| POST /api/discover (limiter on, ${store}, 200 keys) | ${l.rps} | ${l.p50} | ${l.p99} | ${l.cpu_ms_per_request} | ${l.ratio_to_limiter_off} of limiter off | non-2xx ${l.non2xx} |`);
+  }
   return [...rows, "", ...fixedRows].join("\n");
 }
 

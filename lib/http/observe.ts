@@ -19,7 +19,20 @@ export function answerObserver(operation: string): AnswerObserver {
   };
 }
 
-/** A 5xx's cause, for the operator: what failed, never the query's parameters. */
-export function logServerError(requestId: string, operation: string, err: unknown): void {
+const shared = globalThis as unknown as { __capdexUnavailableLoggedAt?: number };
+
+/**
+ * A 5xx's cause, for the operator: what failed, never the query's parameters. A 500 is a bug and
+ * logged each time; a 503 (database or limiter store unreachable) is expected during an outage and
+ * logged once per 10 s, since every request of the outage gets one.
+ */
+export function logServerError(requestId: string, operation: string, status: number, err: unknown): void {
+  if (status === 503) {
+    const now = Date.now();
+    if (now - (shared.__capdexUnavailableLoggedAt ?? 0) < 10_000) return;
+    shared.__capdexUnavailableLoggedAt = now;
+    logger().warn({ request_id: requestId, operation, ...errorFields(err), stack: undefined }, "answering 503: a dependency is unreachable (logged once per 10 s)");
+    return;
+  }
   logger().error({ request_id: requestId, operation, ...errorFields(err) }, "request failed");
 }

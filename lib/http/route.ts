@@ -100,7 +100,7 @@ export function route<BS extends z.ZodType | undefined = undefined, QS extends z
       return response;
     } catch (err) {
       const apiError = toApiError(err);
-      if (apiError.status >= 500) logServerError(requestId, operation, err);
+      if (apiError.status >= 500) logServerError(requestId, operation, apiError.status, err);
       answered(requestId, apiError.status, started, principal);
       return problemResponse(apiError, requestId, origin, limitHeaders);
     }

@@ -63,12 +63,26 @@ export async function runIfDue(
   }
   m.jobRuns.inc(labels);
   m.jobDuration.observe(labels, (performance.now() - started) / 1000);
-  await queryRows(
+  try {
+    await releaseClaim(db, job.name, result);
+  } catch (err) {
+    // The database went away during the run: the claim would block every instance until its lease
+    // ends (a minute or more), so the scheduler releases it as soon as the database is back.
+    unreleased.set(job.name, result);
+    throw err;
+  }
+  return result;
+}
+
+/** Claims of this process whose release failed (the database was unreachable), by job name. */
+const unreleased = new Map<string, Record<string, unknown>>();
+
+function releaseClaim(db: Db, name: string, result: Record<string, unknown>) {
+  return queryRows(
     db,
     sql`update job_claims set claimed_until = null, last_run_at = now(), last_result = ${JSON.stringify(result)}::jsonb
-        where name = ${job.name} and claimed_by = ${instanceId()}`,
+        where name = ${name} and claimed_by = ${instanceId()}`,
   );
-  return result;
 }
 
 export type Scheduler = {
@@ -88,11 +102,19 @@ export function startJobs(db: Db, jobs: readonly Job[], opts: { tickMs?: number 
   const tick = () => {
     if (stopping.signal.aborted) return;
     const now = Date.now();
+    for (const [name, result] of unreleased) {
+      if (running.has(name)) continue;
+      const release = releaseClaim(db, name, result)
+        .then(() => unreleased.delete(name))
+        .catch(() => {})
+        .finally(() => running.delete(name));
+      running.set(name, release);
+    }
     for (const job of jobs) {
       if (running.has(job.name) || now - (lastTried.get(job.name) ?? 0) < job.everyMs) continue;
       lastTried.set(job.name, now);
       const run = runIfDue(db, job, { signal: stopping.signal })
-        .catch((err) => logger().error({ job: job.name, ...errorFields(err) }, "job could not be claimed"))
+        .catch((err) => logger().error({ job: job.name, ...errorFields(err) }, "job could not be claimed or released"))
         .finally(() => running.delete(job.name));
       running.set(job.name, run);
     }

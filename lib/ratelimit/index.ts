@@ -1,11 +1,13 @@
-// The shared rate limiter: API.md's table per operation and tier, one database counter per policy
-// and caller, IETF RateLimit headers on every limited answer, 429 rate_limited over the limit.
-// If the counter's storage fails, reads are served unlimited and writes get 503 (docs/auth.md).
+// The shared rate limiter: API.md's table per operation and tier, one counter per policy and caller
+// (in Postgres, or in Redis when REDIS_URL is set), IETF RateLimit headers on every limited answer,
+// 429 rate_limited over the limit. If the counter's store fails, reads are served unlimited and
+// writes get 503 (docs/auth.md).
 import type { Db } from "@/lib/db/client";
 import type { Principal } from "@/lib/auth/principal";
 import { ApiError } from "@/lib/http/errors";
 import { metrics } from "@/lib/metrics";
 import { POLICIES, READ_POLICIES, type PolicyName } from "./policies";
+import { hitRedis, redisUrl } from "./redis";
 import { hit } from "./store";
 import { errorFields, logger } from "@/lib/log";
 
@@ -18,10 +20,10 @@ const decisionLabels = (store: string) =>
   Object.fromEntries(
     (Object.keys(POLICIES) as PolicyName[]).map((policy) => [policy, Object.fromEntries(DECISIONS.map((decision) => [decision, { policy, decision, store }]))]),
   ) as Record<PolicyName, Record<Decision, { policy: string; decision: string; store: string }>>;
-const POSTGRES_LABELS = decisionLabels("postgres");
+const LABELS = { postgres: decisionLabels("postgres"), redis: decisionLabels("redis") };
 
-function countDecision(policy: PolicyName, decision: Decision) {
-  metrics().rateLimit.inc(POSTGRES_LABELS[policy][decision]);
+function countDecision(store: keyof typeof LABELS, policy: PolicyName, decision: Decision) {
+  metrics().rateLimit.inc(LABELS[store][policy][decision]);
 }
 
 export type RateLimitResult = { allowed: true; headers: Record<string, string> } | { allowed: false; headers: Record<string, string>; error: ApiError };
@@ -39,22 +41,25 @@ export async function checkRateLimit(db: Db, policy: PolicyName, principal: Prin
   if (!rateLimitingEnabled()) return { allowed: true, headers: {} };
   const { windowSeconds } = POLICIES[policy];
   const limit = limitOf(policy, principal);
+  const redis = redisUrl();
+  const store = redis ? "redis" : "postgres";
+  const key = `${policy}:${principal.key}`;
   let count: number;
   let resetSeconds: number;
   try {
-    ({ count, resetSeconds } = await hit(db, `${policy}:${principal.key}`, windowSeconds));
+    ({ count, resetSeconds } = redis ? await hitRedis(redis, key, windowSeconds) : await hit(db, key, windowSeconds));
   } catch (err) {
-    return storageFailed(policy, err);
+    return storageFailed(store, policy, err);
   }
   const headers = {
     "RateLimit-Policy": `"${policy}";q=${limit};w=${windowSeconds}`,
     RateLimit: `"${policy}";r=${Math.max(0, limit - count)};t=${resetSeconds}`,
   };
   if (count <= limit) {
-    countDecision(policy, "allowed");
+    countDecision(store, policy, "allowed");
     return { allowed: true, headers };
   }
-  countDecision(policy, "limited");
+  countDecision(store, policy, "limited");
   const retryAfter = Math.max(1, resetSeconds);
   const tier = principal.kind === "authenticated" ? "this API key" : "anonymous callers from this address";
   const error = new ApiError(
@@ -67,18 +72,18 @@ export async function checkRateLimit(db: Db, policy: PolicyName, principal: Prin
 
 let lastFailureLog = 0;
 
-function storageFailed(policy: PolicyName, err: unknown): RateLimitResult {
+function storageFailed(store: keyof typeof LABELS, policy: PolicyName, err: unknown): RateLimitResult {
   const now = Date.now();
   if (now - lastFailureLog > 10_000) {
     lastFailureLog = now;
-    logger().error({ policy, ...errorFields(err) }, "rate-limit store failed; reads are served unlimited, writes get 503");
+    logger().error({ store, policy, ...errorFields(err) }, "rate-limit store failed; reads are served unlimited, writes get 503");
   }
   // A read served without a counter costs little; a write without one would let anyone flood the registry.
   if (READ_POLICIES.has(policy)) {
-    countDecision(policy, "store_failed_allowed");
+    countDecision(store, policy, "store_failed_allowed");
     return { allowed: true, headers: {} };
   }
-  countDecision(policy, "store_failed_refused");
+  countDecision(store, policy, "store_failed_refused");
   const error = new ApiError("unavailable", "Rate limiting is unavailable, so writes are paused; try again shortly.", {
     headers: { "Retry-After": "5" },
   });

@@ -1,9 +1,11 @@
 // What a web instance does on SIGTERM, in order: answer /api/ready with 503 and close each connection
 // after its answer; wait SHUTDOWN_DELAY_MS for the balancer to notice; stop accepting connections and
 // finish the requests in flight; write the buffered discovery log and counters; let the background
-// jobs reach a safe point; close the database pool. lib/server/shutdown.ts bounds it all by 10 s.
+// jobs reach a safe point; close the database pool and the limiter's Redis connection.
+// lib/server/shutdown.ts bounds it all by 10 s.
 import { closeDb } from "@/lib/server/db";
 import { flushDiscoveryLog } from "@/lib/discovery/log";
+import { closeRedis } from "@/lib/ratelimit/redis";
 import { closeHttpServer, startDraining } from "./http-drain";
 import { stopBackgroundJobs } from "./background";
 
@@ -23,5 +25,5 @@ export async function stopServer(log: (message: string) => void): Promise<void> 
   if (closed) log(`connections drained in ${Date.now() - t0} ms`);
   await flushDiscoveryLog();
   await jobs;
-  await closeDb();
+  await Promise.all([closeDb(), closeRedis()]);
 }

@@ -43,7 +43,7 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
   const logs: string[] = [];
   const child: ChildProcess = spawn(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: process.cwd(),
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_MANUAL_SIG_HANDLE: "true", PGLITE_DIR: "memory://", AUTH_SECRET: "capdex-test-secret-not-for-production", ...env } as NodeJS.ProcessEnv,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_MANUAL_SIG_HANDLE: "true", LOG_LEVEL: "info", PGLITE_DIR: "memory://", AUTH_SECRET: "capdex-test-secret-not-for-production", ...env } as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>

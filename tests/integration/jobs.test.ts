@@ -73,6 +73,33 @@ describe("the scheduler", () => {
     expect(claim).toEqual({ claimed_until: null, last_result: { aborted: true } });
   });
 
+  it("releases a claim whose release failed as soon as the database answers again", async () => {
+    // A handle whose database can be made unreachable: every statement fails while `down`.
+    let down = false;
+    const flaky = new Proxy(t.db, {
+      get(target, prop, receiver) {
+        if (prop === "execute" && down) return () => Promise.reject(Object.assign(new Error("connection lost"), { code: "CONNECTION_CLOSED" }));
+        return Reflect.get(target, prop, receiver);
+      },
+    }) as typeof t.db;
+    const job: Job = {
+      name: "test.outage",
+      everyMs: 60_000,
+      run: async () => {
+        down = true;
+        return {};
+      },
+    };
+    await expect(runIfDue(flaky, job)).rejects.toThrow("connection lost");
+    const claim = () => queryRows<{ held: boolean }>(t.db, sql`select claimed_until > now() as held from job_claims where name = 'test.outage'`);
+    expect(await claim()).toEqual([{ held: true }]);
+    down = false;
+    const scheduler = startJobs(flaky, [], { tickMs: 10 });
+    for (let i = 0; i < 100 && (await claim())[0].held; i++) await new Promise((r) => setTimeout(r, 20));
+    await scheduler.stop();
+    expect(await claim()).toEqual([{ held: null }]);
+  });
+
   it("runs a job once when two instances try it together", async () => {
     let runs = 0;
     const job: Job = { name: "test.once", everyMs: 60_000, run: async () => ({ run: ++runs }) };

@@ -124,7 +124,7 @@ describe("the worker on SIGTERM", () => {
   it("stops its jobs at a safe point, releases their claims, closes its pool and exits 0", async () => {
     handle ??= await openDb({ url: database.url, migrate: false });
     const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
-      env: { ...process.env, DATABASE_URL: database.url, ROLLUP_INTERVAL_MS: "100", PROBE_TICK_MS: "100" },
+      env: { ...process.env, DATABASE_URL: database.url, ROLLUP_INTERVAL_MS: "100", PROBE_TICK_MS: "100", LOG_LEVEL: "info" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
