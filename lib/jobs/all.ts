@@ -7,3 +7,4 @@ import "@/lib/probes/jobs";
 import "@/lib/ratelimit/jobs";
 import "@/lib/auth/jobs";
 import "@/lib/submissions/jobs";
+import "@/lib/imports/jobs";
