@@ -147,9 +147,11 @@ export const providers = pgTable(
     contactEmail: text("contact_email"),
     userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
     isDemo: boolean("is_demo").notNull().default(false),
+    // The registrable domain of a provider made by a catalogue import (one per domain); null otherwise
+    domain: text("domain"),
     createdAt: createdAt(),
   },
-  (t) => [index("providers_user_idx").on(t.userId)],
+  (t) => [index("providers_user_idx").on(t.userId), index("providers_domain_idx").on(t.domain)],
 );
 
 export const endpoints = pgTable(
@@ -302,6 +304,86 @@ export const verifiedDomains = pgTable(
     status: text("status").notNull().default("verified"),
   },
   (t) => [uniqueIndex("verified_domains_user_domain_uq").on(t.userId, t.domain)],
+);
+
+// ---------------------------------------------------------------- catalogue imports (lib/imports)
+
+/** A facilitator's discovery catalogue (CAPDEX_IMPORT_SOURCES), claimed by one instance at a time. */
+export const importSources = pgTable("import_sources", {
+  url: text("url").primaryKey(),
+  host: text("host").notNull(),
+  nextRunAt: ts("next_run_at"),
+  claimedUntil: ts("claimed_until"),
+  lastRunId: uuid("last_run_id"),
+  createdAt: createdAt(),
+});
+
+/** One import of one source: running | completed | partial (a cap stopped it) | failed; its summary. */
+export const importRuns = pgTable(
+  "import_runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    sourceUrl: text("source_url").notNull(),
+    sourceHost: text("source_host").notNull(),
+    startedAt: ts("started_at").notNull().defaultNow(),
+    finishedAt: ts("finished_at"),
+    status: text("status").notNull().default("running"),
+    summary: jsonb("summary").$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [index("import_runs_source_started_idx").on(t.sourceUrl, t.startedAt)],
+);
+
+/**
+ * Every resource a source lists, by source host and URL: mapped (listed as an endpoint), unmapped
+ * (waiting for a capability), ignored (by an operator) or held (the URL belongs to a submission,
+ * a claim or another source). missed_runs counts completed runs in a row that did not list it.
+ */
+export const importItems = pgTable(
+  "import_items",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    sourceHost: text("source_host").notNull(),
+    url: text("url").notNull(),
+    state: text("state").notNull(),
+    reason: text("reason"),
+    capabilityId: text("capability_id"),
+    // resolver | operator
+    mappedBy: text("mapped_by"),
+    confidence: doublePrecision("confidence"),
+    candidates: jsonb("candidates").$type<Array<{ capability_id: string; confidence: number }>>(),
+    facts: jsonb("facts").$type<Record<string, unknown>>(),
+    endpointId: uuid("endpoint_id"),
+    firstSeenAt: ts("first_seen_at").notNull().defaultNow(),
+    lastSeenAt: ts("last_seen_at").notNull().defaultNow(),
+    lastRunId: uuid("last_run_id"),
+    missedRuns: integer("missed_runs").notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex("import_items_source_url_uq").on(t.sourceHost, t.url),
+    index("import_items_url_idx").on(t.url),
+    index("import_items_state_idx").on(t.state),
+  ],
+);
+
+/** A provider proving a registrable domain (DNS TXT) to claim every imported listing under it. */
+export const domainClaims = pgTable(
+  "domain_claims",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    domain: text("domain").notNull(),
+    // pending_verification | verified | expired
+    status: text("status").notNull().default("pending_verification"),
+    token: text("token").notNull(),
+    contactEmail: text("contact_email").notNull(),
+    providerName: text("provider_name"),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    expiresAt: ts("expires_at").notNull(),
+    checkedAt: ts("checked_at"),
+    lastCheck: jsonb("last_check"),
+    claimedEndpoints: integer("claimed_endpoints").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index("domain_claims_domain_idx").on(t.domain)],
 );
 
 // ---------------------------------------------------------------- outcomes
@@ -477,5 +559,7 @@ export type Endpoint = typeof endpoints.$inferSelect;
 export type NewEndpoint = typeof endpoints.$inferInsert;
 export type Provider = typeof providers.$inferSelect;
 export type Submission = typeof submissions.$inferSelect;
+export type ImportItem = typeof importItems.$inferSelect;
+export type DomainClaim = typeof domainClaims.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type User = typeof users.$inferSelect;

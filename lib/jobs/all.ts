@@ -2,6 +2,7 @@
 // file names them, so the arrows point down (domains know nothing of the scheduler). The server and
 // `npm run worker` start and stop exactly this list (lib/server/start.ts, scripts/worker.ts).
 import { authCleanupJob } from "@/lib/auth/jobs";
+import { importRunJob } from "@/lib/imports/jobs";
 import { discoveryCleanupJob } from "@/lib/discovery/jobs";
 import { rollupJob } from "@/lib/outcomes/jobs";
 import { probeExpireJob, probeRunJob } from "@/lib/probes/jobs";
@@ -20,4 +21,5 @@ export const ALL_JOBS: readonly Job[] = [
   authCleanupJob,
   recheckPendingJob,
   recheckDomainsJob,
+  importRunJob,
 ];

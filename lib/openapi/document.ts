@@ -7,6 +7,7 @@ import { discoverBodySchema, discoverResponseSchema } from "@/lib/schemas/discov
 import { reportOutcomeBodySchema, reportOutcomeResponseSchema } from "@/lib/schemas/outcomes";
 import { statsResponseSchema } from "@/lib/schemas/stats";
 import { submissionSchema, submitBodySchema, submitResponseSchema } from "@/lib/schemas/submit";
+import { listingStatusQuerySchema, listingStatusSchema } from "@/lib/schemas/listing-status";
 import { discoveryResourcesResponseSchema, listDiscoveryQuerySchema, searchDiscoveryQuerySchema, searchDiscoveryResponseSchema } from "@/lib/schemas/x402-discovery";
 import { POLICIES, type PolicyName } from "@/lib/ratelimit/policies";
 
@@ -61,6 +62,10 @@ const OPERATIONS: Operation[] = [
   {
     method: "get", path: "/x402/discovery/search", summary: "x402 discovery API: search in plain words through the intent resolver and the ranking (the official client's search)", policy: "capabilities",
     query: searchDiscoveryQuerySchema, response: { status: 200, schema: searchDiscoveryResponseSchema, description: "Matching resources, best first (possibly none)" }, errors: [401, 422, 429],
+  },
+  {
+    method: "get", path: "/listing_status", summary: "What Capdex knows of one endpoint URL: each listing's state, stable reason codes and next steps", policy: "capabilities",
+    query: listingStatusQuerySchema, response: { status: 200, schema: listingStatusSchema, description: "The URL's listings (known: false when Capdex knows none)" }, errors: [401, 422, 429],
   },
   { method: "get", path: "/stats", summary: "Public network statistics", policy: "stats", response: { status: 200, schema: statsResponseSchema, description: "Statistics" }, errors: [401, 429] },
   { method: "get", path: "/openapi.json", summary: "This document", response: { status: 200, schema: z.object({}).catchall(z.unknown()), description: "OpenAPI 3.1" }, errors: [400, 401, 503] },

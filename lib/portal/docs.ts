@@ -62,6 +62,7 @@ export function curlExamples(api: string): Record<string, string> {
     ),
     "GET /x402/discovery/resources": curlGet(`${api}/x402/discovery/resources?network=base&extensions=bazaar&limit=5`),
     "GET /x402/discovery/search": curlGet(`${api}/x402/discovery/search?query=${encodeURIComponent("current weather in Lisbon")}&limit=3`),
+    "GET /listing_status": curlGet(`${api}/listing_status?url=${encodeURIComponent("https://api.example.com/v1/weather/current")}`),
     "GET /stats": curlGet(`${api}/stats`),
     "GET /openapi.json": curlGet(`${api}/openapi.json`),
     "GET /health": curlGet(`${api}/health`),

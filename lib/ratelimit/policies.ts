@@ -17,7 +17,7 @@ export const READ_POLICIES: ReadonlySet<PolicyName> = new Set(["discover", "capa
 /** Which operations each rate-limit policy covers (a new policy fails the type check until listed). */
 export const POLICY_OPERATIONS: Record<PolicyName, string[]> = {
   discover: ["POST /discover"],
-  capabilities: ["GET /capabilities", "GET /capabilities/{id}", "GET /x402/discovery/resources", "GET /x402/discovery/search"],
+  capabilities: ["GET /capabilities", "GET /capabilities/{id}", "GET /x402/discovery/resources", "GET /x402/discovery/search", "GET /listing_status"],
   report_outcome: ["POST /report_outcome"],
   submit: ["POST /submit"],
   stats: ["GET /stats"],

@@ -13,6 +13,7 @@ export const OPERATIONS: Record<string, string> = {
   "POST /submit/{id}/verify": "Check a submission's DNS TXT record now",
   "POST /report_outcome": "Report how a call to an endpoint went",
   "GET /x402/discovery/resources": "x402 discovery API (Bazaar): list payable endpoints; facilitator base URL {origin}/api/x402",
+  "GET /listing_status": "Why an endpoint URL is or is not listed: states, reason codes and next steps",
   "GET /x402/discovery/search": "x402 discovery API (Bazaar): search payable endpoints in plain words, best first",
   "GET /openapi.json": "OpenAPI 3.1 description of this API",
   "GET /health": "Process liveness",

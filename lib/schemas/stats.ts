@@ -18,6 +18,21 @@ export const statsResponseSchema = z
     }),
     top_capabilities: z.array(z.object({ capability_id: z.string(), discover_requests_7d: z.number().int() })),
     categories: z.array(z.object({ id: z.string(), capabilities: z.number().int(), endpoints: z.number().int() })),
+    // The latest run of each catalogue imported (CAPDEX_IMPORT_SOURCES; empty without), newest first.
+    imports: z.array(
+      z.object({
+        source: z.string(),
+        status: z.string(),
+        finished_at: timestampSchema.nullable(),
+        seen: z.number().int(),
+        new: z.number().int(),
+        updated: z.number().int(),
+        unmapped: z.number().int(),
+        delisted: z.number().int(),
+        skipped: z.record(z.string(), z.number().int()),
+        ms: z.number().int(),
+      }),
+    ),
     hourly: z.array(
       z.object({
         hour: timestampSchema,

@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "@/lib/db/client";
 import { quantileOf, type Histogram } from "@/lib/outcomes/histogram";
 import type { Stats } from "@/lib/schemas/stats";
+import { listImportRuns } from "@/lib/imports";
 
 export const TOP_CAPABILITIES = 10;
 export const HOURLY_HOURS = 48;
@@ -80,7 +81,7 @@ export const STATS_QUERY = sql`
 
 /** Computes the statistics now, from the live tables. */
 export async function computeStats(db: Db): Promise<Stats> {
-  const [r] = await queryRows<Row>(db, STATS_QUERY);
+  const [[r], runs] = await Promise.all([queryRows<Row>(db, STATS_QUERY), listImportRuns(db, { perSource: true, limit: 20 })]);
   const d = r.discover;
   const o = r.outcomes;
   const p95 = quantileOf(r.latency_hist ?? {}, 0.95);
@@ -104,6 +105,20 @@ export async function computeStats(db: Db): Promise<Stats> {
     },
     top_capabilities: (r.top ?? []).map((t) => ({ capability_id: t.capability_id, discover_requests_7d: t.requests })),
     categories: (r.categories ?? []).map((c) => ({ id: c.id, capabilities: c.capabilities, endpoints: c.endpoints })),
+    imports: runs
+      .sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime())
+      .map((run) => ({
+        source: run.source,
+        status: run.status,
+        finished_at: run.finishedAt?.toISOString() ?? null,
+        seen: run.summary.seen ?? 0,
+        new: run.summary.new ?? 0,
+        updated: run.summary.updated ?? 0,
+        unmapped: run.summary.unmapped ?? 0,
+        delisted: run.summary.delisted ?? 0,
+        skipped: run.summary.skipped ?? {},
+        ms: run.summary.ms ?? 0,
+      })),
     hourly: r.hourly.map((h) => ({
       hour: new Date(h.hour).toISOString(),
       discover_requests: h.discover_requests,

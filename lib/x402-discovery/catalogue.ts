@@ -14,11 +14,46 @@ import { toCatalogueItem, type CatalogueItem } from "./resource";
 
 type Segment = { candidates: readonly Candidate[]; window: number; rate: number; items: CatalogueItem[] };
 
+export type IndexField = "type" | "payTo" | "scheme" | "network" | "extension";
+
 export type Catalogue = {
   /** Every item, capabilities in id order, each capability's in rank order. */
   items: CatalogueItem[];
   byCapability: Map<string, CatalogueItem[]>;
+  /** Items by the value of a filtered field, in catalogue order (built on first use). */
+  index(field: IndexField): Map<string, CatalogueItem[]>;
 };
+
+const VALUES: Record<IndexField, (i: CatalogueItem) => readonly string[]> = {
+  type: (i) => [i.type],
+  payTo: (i) => i.payTos,
+  scheme: (i) => i.schemes,
+  network: (i) => i.networks,
+  extension: (i) => i.extensionKeys,
+};
+
+function makeCatalogue(items: CatalogueItem[], byCapability: Map<string, CatalogueItem[]>): Catalogue {
+  const indexes = new Map<IndexField, Map<string, CatalogueItem[]>>();
+  return {
+    items,
+    byCapability,
+    index(field) {
+      let m = indexes.get(field);
+      if (!m) {
+        m = new Map();
+        for (const item of items) {
+          for (const v of VALUES[field](item)) {
+            const list = m.get(v);
+            if (list) list.push(item);
+            else m.set(v, [item]);
+          }
+        }
+        indexes.set(field, m);
+      }
+      return m;
+    },
+  };
+}
 
 type State = { catalogue: Catalogue | null; segments: Map<string, Segment>; checkedAt: number; refreshing: Promise<Catalogue> | null };
 
@@ -77,7 +112,7 @@ async function refresh(db: Db, s: State): Promise<Catalogue> {
       byCapability.set(cap.id, segment.items);
       for (const item of segment.items) items.push(item);
     }
-    s.catalogue = { items, byCapability };
+    s.catalogue = makeCatalogue(items, byCapability);
   }
   s.checkedAt = started;
   return s.catalogue!;

@@ -5,7 +5,7 @@ import type { Db } from "@/lib/db/client";
 import { readIntent } from "@/lib/discovery/resolve";
 import { ApiError } from "@/lib/http/errors";
 import type { DiscoveryFilters, ListDiscoveryQuery, SearchDiscoveryQuery } from "@/lib/schemas/x402-discovery";
-import { getCatalogue } from "./catalogue";
+import { getCatalogue, type Catalogue } from "./catalogue";
 import type { CatalogueItem } from "./resource";
 
 export const DEFAULT_LIST_LIMIT = 20;
@@ -24,13 +24,29 @@ function matcher(f: DiscoveryFilters): ((item: CatalogueItem) => boolean) | null
     (!f.extensions || item.extensionKeys.includes(f.extensions));
 }
 
+/**
+ * The items that pass the filters, in catalogue order: the shortest of the filters' index lists
+ * (built once per catalogue, lib/x402-discovery/catalogue.ts), checked against the other filters.
+ */
+function filtered(catalogue: Catalogue, f: DiscoveryFilters): CatalogueItem[] {
+  const match = matcher(f);
+  if (!match) return catalogue.items;
+  const lists: CatalogueItem[][] = [];
+  if (f.type) lists.push(catalogue.index("type").get(f.type) ?? []);
+  if (f.payTo) lists.push(catalogue.index("payTo").get(f.payTo.toLowerCase()) ?? []);
+  if (f.scheme) lists.push(catalogue.index("scheme").get(f.scheme) ?? []);
+  if (f.network) lists.push(catalogue.index("network").get(f.network) ?? []);
+  if (f.extensions) lists.push(catalogue.index("extension").get(f.extensions) ?? []);
+  const shortest = lists.reduce((a, b) => (b.length < a.length ? b : a));
+  return lists.length === 1 ? shortest : shortest.filter(match);
+}
+
 /** GET /x402/discovery/resources: a page of the catalogue (capability, then rank), with the total. */
 export async function listDiscoveryResources(db: Db, q: ListDiscoveryQuery) {
   const catalogue = await getCatalogue(db);
   const limit = q.limit ?? DEFAULT_LIST_LIMIT;
   const offset = q.offset ?? 0;
-  const match = matcher(q);
-  const all = match ? catalogue.items.filter(match) : catalogue.items;
+  const all = filtered(catalogue, q);
   return {
     x402Version: 2 as const,
     items: all.slice(offset, offset + limit).map((i) => i.resource),

@@ -24,7 +24,28 @@ export type CatalogueItem = {
 
 type Requirement = DiscoveryResourceOut["accepts"][number];
 
-export function toCatalogueItem(c: Candidate, ranked: RankedEndpoint, cap: Capability): CatalogueItem | null {
+type Static = Omit<CatalogueItem, "resource" | "capabilityId" | "extensionKeys"> & {
+  cap: Capability;
+  accepts: Requirement[];
+  bazaar: { info: Record<string, unknown>; schema?: Record<string, unknown> } | undefined;
+  description: string;
+  mimeType: string | undefined;
+};
+
+// What does not depend on the ranking, computed once per candidate (candidates are rebuilt only
+// when their capability's rows change): validating every offer with the official schema is the
+// dearest part of a catalogue rebuild.
+const statics = new WeakMap<Candidate, Static | null>();
+
+function staticOf(c: Candidate, cap: Capability): Static | null {
+  const known = statics.get(c);
+  if (known !== undefined && (known === null || known.cap === cap)) return known;
+  const made = makeStatic(c, cap);
+  statics.set(c, made);
+  return made;
+}
+
+function makeStatic(c: Candidate, cap: Capability): Static | null {
   if (c.pricePerCall <= 0 || !c.paymentSeen) return null;
   const accepts: Requirement[] = [];
   for (const a of c.paymentSeen.accepts) {
@@ -41,23 +62,38 @@ export function toCatalogueItem(c: Candidate, ranked: RankedEndpoint, cap: Capab
     if (requirement.maxTimeoutSeconds > 0 && PaymentRequirementsV2Schema.safeParse(requirement).success) accepts.push(requirement);
   }
   if (!accepts.length) return null;
-  const type = c.call?.input.kind === "mcp" ? "mcp" : "http";
   const declared = c.declaration as { info?: Record<string, unknown>; schema?: Record<string, unknown> } | null;
-  const bazaar = declared?.info ? { info: declared.info, ...(declared.schema ? { schema: declared.schema } : {}) } : undefined;
-  const resourceFacts = c.paymentSeen.resource ?? {};
-  const description = c.description || resourceFacts.description || cap.title;
+  const facts = c.paymentSeen.resource ?? {};
+  const description = c.description || facts.description || cap.title;
+  return {
+    cap,
+    accepts,
+    bazaar: declared?.info ? { info: declared.info, ...(declared.schema ? { schema: declared.schema } : {}) } : undefined,
+    description,
+    mimeType: facts.mimeType,
+    type: c.call?.input.kind === "mcp" ? "mcp" : "http",
+    payTos: [...new Set(accepts.map((a) => a.payTo.toLowerCase()))],
+    schemes: [...new Set(accepts.map((a) => a.scheme.toLowerCase()))],
+    networks: [...new Set(accepts.map((a) => a.network.toLowerCase()))],
+    haystack: [c.url, description, c.providerName, cap.id, cap.title, ...cap.tags].join(" ").toLowerCase(),
+  };
+}
+
+export function toCatalogueItem(c: Candidate, ranked: RankedEndpoint, cap: Capability): CatalogueItem | null {
+  const st = staticOf(c, cap);
+  if (!st) return null;
   const resource: DiscoveryResourceOut = {
     resource: c.url,
-    type,
-    x402Version: c.paymentSeen.x402_version,
-    accepts,
+    type: st.type,
+    x402Version: c.paymentSeen!.x402_version,
+    accepts: st.accepts,
     lastUpdated: c.changedAt,
-    description,
-    ...(resourceFacts.mimeType ? { mimeType: resourceFacts.mimeType } : {}),
+    description: st.description,
+    ...(st.mimeType ? { mimeType: st.mimeType } : {}),
     serviceName: c.providerName,
     tags: cap.tags,
     extensions: {
-      ...(bazaar ? { bazaar } : {}),
+      ...(st.bazaar ? { bazaar: st.bazaar } : {}),
       capdex: {
         endpoint_id: c.id,
         capability_id: cap.id,
@@ -78,11 +114,11 @@ export function toCatalogueItem(c: Candidate, ranked: RankedEndpoint, cap: Capab
   return {
     resource,
     capabilityId: cap.id,
-    type,
-    payTos: [...new Set(accepts.map((a) => a.payTo.toLowerCase()))],
-    schemes: [...new Set(accepts.map((a) => a.scheme.toLowerCase()))],
-    networks: [...new Set(accepts.map((a) => a.network.toLowerCase()))],
-    extensionKeys: Object.keys(resource.extensions),
-    haystack: [c.url, description, c.providerName, cap.id, cap.title, ...cap.tags].join(" ").toLowerCase(),
+    type: st.type,
+    payTos: st.payTos,
+    schemes: st.schemes,
+    networks: st.networks,
+    extensionKeys: st.bazaar ? ["bazaar", "capdex"] : ["capdex"],
+    haystack: st.haystack,
   };
 }

@@ -26,7 +26,7 @@ describe("GET /api/stats on the demo data", () => {
     expect(res.headers.get("cache-control")).toMatch(/^public, max-age=\d+$/);
     const parsed = statsResponseSchema.strict().parse(res.body);
     expect(Object.keys(parsed).sort()).toEqual(
-      ["capabilities", "categories", "discover", "endpoints", "generated_at", "hourly", "outcomes", "providers", "submissions", "top_capabilities"].sort(),
+      ["capabilities", "categories", "discover", "endpoints", "generated_at", "hourly", "imports", "outcomes", "providers", "submissions", "top_capabilities"].sort(),
     );
     expect(Date.parse(parsed.generated_at)).not.toBeNaN();
   });

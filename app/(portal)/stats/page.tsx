@@ -3,6 +3,7 @@
 import type { Metadata } from "next";
 import { PageTitle } from "@/components/page-title";
 import { StatsDashboard } from "@/components/stats-dashboard";
+import { ImportRuns } from "@/components/import-runs";
 import { getDb } from "@/lib/server/db";
 import { getRegistry } from "@/lib/registry";
 import { getStats } from "@/lib/stats";
@@ -34,6 +35,7 @@ export default async function StatsPage() {
         }
       />
       <StatsDashboard initial={stats} titles={titles} />
+      <ImportRuns runs={stats.imports} />
     </>
   );
 }

@@ -5,6 +5,7 @@ import { CodeBlock } from "@/components/code-block";
 import { PageTitle } from "@/components/page-title";
 import { ERROR_CODES, type ErrorCode } from "@/lib/http/errors";
 import { ERROR_HELP } from "@/lib/portal/docs";
+import { LISTING_REASONS, type ListingReason } from "@/lib/listings/reasons";
 import { requestOrigin } from "@/lib/portal/request";
 
 export const dynamic = "force-dynamic";
@@ -49,6 +50,30 @@ export default async function ErrorsPage() {
               </span>
             </dt>
             <dd className="text-slate-800">{withCode(ERROR_HELP[code])}</dd>
+          </div>
+        ))}
+      </dl>
+
+      <h2 id="listing-reasons" className="mt-12 text-xl font-semibold text-slate-950">
+        Listing reasons
+      </h2>
+      <p className="mt-1 max-w-3xl text-slate-800">
+        <code className="font-mono">GET /api/listing_status?url=</code> (and the{" "}
+        <Link className="underline" href="/providers/status">
+          listing status
+        </Link>{" "}
+        page) say why an endpoint is or isn&apos;t listed with these stable codes.
+      </p>
+      <dl className="mt-4 divide-y divide-slate-200 rounded-lg border border-slate-200" data-testid="listing-reasons">
+        {(Object.keys(LISTING_REASONS) as ListingReason[]).map((code) => (
+          <div key={code} id={code} className="grid gap-1 p-4 target:bg-amber-50 sm:grid-cols-[16rem_1fr]">
+            <dt>
+              <a href={`#${code}`} className="font-mono font-semibold text-slate-950 hover:underline">
+                {code}
+              </a>
+              <span className="block text-sm text-slate-700">{LISTING_REASONS[code].title}</span>
+            </dt>
+            <dd className="text-slate-800">{LISTING_REASONS[code].help}</dd>
           </div>
         ))}
       </dl>

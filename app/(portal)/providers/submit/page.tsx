@@ -56,6 +56,17 @@ export default async function SubmitPage({ searchParams }: { searchParams: Promi
               </>
             )}
           </p>
+          <p className="mt-3" data-testid="claim-link">
+            Already listed from an x402 facilitator&apos;s catalogue?{" "}
+            <Link className="underline" href="/providers/claim">
+              Claim the listings of your domain
+            </Link>{" "}
+            with one DNS record. Wondering why an endpoint is or isn&apos;t listed?{" "}
+            <Link className="underline" href="/providers/status">
+              Check its listing status
+            </Link>
+            .
+          </p>
           <p className="mt-3">
             Prefer the API? <code className="font-mono">POST /api/submit</code> takes the same fields (
             <Link className="underline" href="/docs#op-postSubmit">

@@ -68,7 +68,10 @@ export default async function SubmissionPage({ params }: { params: Promise<{ id:
       <dl className="mt-3 grid max-w-3xl gap-x-4 gap-y-1 text-sm sm:grid-cols-[9rem_1fr]">
         <dt className="font-medium text-slate-800">Endpoint</dt>
         <dd className="break-all font-mono text-slate-800">
-          {sub.method} {sub.endpoint_url}
+          {sub.method} {sub.endpoint_url}{" "}
+          <Link className="font-sans text-indigo-700 underline" href={`/providers/status?url=${encodeURIComponent(sub.endpoint_url)}`} data-testid="status-link">
+            listing status
+          </Link>
         </dd>
         <dt className="font-medium text-slate-800">Capability</dt>
         <dd>

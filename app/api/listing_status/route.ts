@@ -1,0 +1,11 @@
+import { methods, route } from "@/lib/http/route";
+import { getListingStatus } from "@/lib/listings";
+import { listingStatusQuerySchema } from "@/lib/schemas/listing-status";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  GET: route({
+    policy: "capabilities",
+    query: listingStatusQuerySchema,
+    handler: ({ db, query }) => getListingStatus(db, query.url),
+  }),
+});

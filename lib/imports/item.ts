@@ -1,0 +1,149 @@
+// One catalogue item (x402 v2, or the older v1 shape) checked and reduced to the facts of a listing:
+// its URL (the submission rules: https, a public host name), method, price in USD from `accepts`
+// (atomic units converted with the asset's decimals; stablecoins only), network, assets, payment
+// requirements, declaration and words for mapping. A bad item yields a stable skip reason.
+import { PaymentRequirementsV1Schema, PaymentRequirementsV2Schema } from "@x402/core/schemas";
+import type { PaymentRequirementsV1 } from "@x402/core/types";
+import type { PaymentSeenValue } from "@/lib/db/schema";
+import { isApiError } from "@/lib/http/errors";
+import { assetDecimals, atomicToPrice } from "@/lib/probes/assets";
+import { readDeclarationV1, readDeclarationV2, type CallShape, type Declaration } from "@/lib/probes/declaration";
+import { NETWORKS, normalizeNetwork, type NetworkName } from "@/lib/schemas/networks";
+import { checkEndpointUrl } from "@/lib/submissions/url";
+
+export type SkipReason =
+  | "malformed_item"
+  | "missing_resource"
+  | "invalid_url"
+  | "insecure_url"
+  | "private_url"
+  | "invalid_price"
+  | "unknown_network"
+  | "non_usd_asset";
+
+export type ParsedItem = {
+  url: string;
+  host: string;
+  domain: string;
+  type: "http" | "mcp";
+  method: string;
+  description: string;
+  serviceName: string | null;
+  tags: string[];
+  pricePerCall: number;
+  network: NetworkName;
+  acceptedAssets: string[];
+  paymentSeen: PaymentSeenValue;
+  declaration: Declaration | null;
+  call: CallShape | null;
+  /** What the intent resolver reads to map the item to a capability. */
+  mappingText: string;
+};
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+const str = (v: unknown, max: number): string => (typeof v === "string" ? v.trim().slice(0, max) : "");
+const ATOMIC = /^\d{1,40}$/;
+
+export function parseItem(raw: unknown, pageVersion: number | null, allowPrivate = false): { ok: true; item: ParsedItem } | { ok: false; reason: SkipReason } {
+  if (!isObj(raw)) return { ok: false, reason: "malformed_item" };
+  const resource = isObj(raw.resource) ? raw.resource.url : raw.resource;
+  if (typeof resource !== "string" || !resource.trim()) return { ok: false, reason: "missing_resource" };
+  let target;
+  try {
+    target = checkEndpointUrl(resource.trim(), { allowPrivate });
+  } catch (err) {
+    if (!isApiError(err)) throw err;
+    const detail = err.errors?.[0]?.detail ?? "";
+    return { ok: false, reason: /https/.test(detail) ? "insecure_url" : /IP address|special-use|internal|public suffix/.test(detail) ? "private_url" : "invalid_url" };
+  }
+  const version = raw.x402Version === 1 || raw.x402Version === 2 ? raw.x402Version : (pageVersion ?? 2);
+  if (!Array.isArray(raw.accepts) || !raw.accepts.length) return { ok: false, reason: "invalid_price" };
+
+  // The first offer on a known network, priced in a USD stablecoin, is the listing's price.
+  let chosen: { network: NetworkName; price: number; symbol: string } | null = null;
+  let unknownNetwork = false;
+  let nonUsd = false;
+  const accepts: PaymentSeenValue["accepts"] = [];
+  let firstV1: PaymentRequirementsV1 | undefined;
+  for (const a of raw.accepts.slice(0, 20)) {
+    const parsed = version === 1 ? PaymentRequirementsV1Schema.safeParse(a) : PaymentRequirementsV2Schema.safeParse(a);
+    if (!parsed.success) continue;
+    const offer = parsed.data as Obj & { scheme: string; network: string; asset: string; payTo: string; maxTimeoutSeconds: number; extra?: Obj | null };
+    if (version === 1) firstV1 ??= parsed.data as unknown as PaymentRequirementsV1;
+    const amount = String(version === 1 ? offer.maxAmountRequired : offer.amount);
+    if (!ATOMIC.test(amount)) continue;
+    const network = normalizeNetwork(offer.network);
+    if (!network) {
+      unknownNetwork = true;
+      continue;
+    }
+    const d = assetDecimals(network, offer.asset, offer.extra);
+    const name = typeof offer.extra?.name === "string" ? offer.extra.name : "";
+    const usd = d.source === "known_usdc" || /\bUSD/i.test(name);
+    accepts.push({
+      scheme: str(offer.scheme, 50),
+      network: NETWORKS[network],
+      amount,
+      asset: str(offer.asset, 100),
+      payTo: str(offer.payTo, 100),
+      maxTimeoutSeconds: offer.maxTimeoutSeconds,
+      extra: offer.extra && JSON.stringify(offer.extra).length <= 2048 ? offer.extra : null,
+    });
+    if (!usd) {
+      nonUsd = true;
+      continue;
+    }
+    const price = atomicToPrice(BigInt(amount), d.decimals);
+    if (!Number.isFinite(price) || price > 1000) continue;
+    chosen ??= { network, price, symbol: d.symbol ?? (/tether|usdt/i.test(name) ? "USDT" : "USDC") };
+  }
+  if (!chosen) return { ok: false, reason: unknownNetwork && !accepts.length ? "unknown_network" : nonUsd ? "non_usd_asset" : "invalid_price" };
+
+  const metadata = isObj(raw.metadata) ? raw.metadata : {};
+  const description = str(raw.description, 500) || str(metadata.description, 500) || str(firstV1?.description, 500);
+  const serviceName = str(raw.serviceName, 100) || str(metadata.serviceName, 100) || null;
+  const tags = (Array.isArray(raw.tags) ? raw.tags : Array.isArray(metadata.tags) ? metadata.tags : [])
+    .filter((t): t is string => typeof t === "string")
+    .slice(0, 10)
+    .map((t) => t.slice(0, 50));
+  const type = raw.type === "mcp" ? "mcp" : "http";
+  const declared = version === 1 ? readDeclarationV1(firstV1, "GET") : readDeclarationV2(raw.extensions, "GET");
+  const valid = declared.status === "valid" ? declared : null;
+  const method = valid?.call.method ?? (type === "mcp" ? "POST" : "GET");
+  const path = decodeURIComponentSafe(new URL(target.url).pathname).replace(/[/_.\-]+/g, " ");
+  const mimeType = str(raw.mimeType, 100) || str(firstV1?.mimeType, 100);
+  return {
+    ok: true,
+    item: {
+      url: target.url,
+      host: target.host,
+      domain: target.domain,
+      type,
+      method: ["GET", "POST", "PUT", "PATCH", "DELETE"].includes(method) ? method : "GET",
+      description,
+      serviceName,
+      tags,
+      pricePerCall: chosen.price,
+      network: chosen.network,
+      acceptedAssets: [chosen.symbol],
+      paymentSeen: {
+        x402_version: version,
+        accepts,
+        resource: { ...(description ? { description } : {}), ...(mimeType ? { mimeType } : {}), ...(serviceName ? { serviceName } : {}), ...(tags.length ? { tags } : {}) },
+        via: "catalogue",
+      },
+      declaration: valid?.declaration ?? null,
+      call: valid?.call ?? null,
+      mappingText: [description, serviceName ?? "", tags.join(" "), path].join(" ").replace(/\s+/g, " ").trim().slice(0, 500),
+    },
+  };
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

@@ -1,0 +1,67 @@
+// An import of 25,000 items from a local catalogue, at the default pace (500 a page, 250 ms between
+// pages): under 2 minutes, and the JavaScript heap bounded by a page, not by the catalogue (it is
+// paged through and stored page by page). The figures are printed for docs/imports.md.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { queryRows } from "@/lib/db/client";
+import { runImport } from "@/lib/imports";
+import { createTestDb, type TestDb } from "../helpers/db";
+import { startCatalogueServer, v2Item, type CatalogueServer } from "../helpers/catalogue-server";
+
+const N = 25_000;
+const NEEDS = [
+  "Current weather conditions for a city",
+  "Translate text between languages",
+  "Real-time stock quote for a ticker symbol",
+  "Token price in USD for a crypto asset",
+  "Transcribe an audio file to text",
+  "Geocode a street address to coordinates",
+  "Take a screenshot of a web page",
+  "Summarize a long document with an LLM",
+  "Send an SMS message to a phone number",
+  "Quantum flux capacitor calibration service",
+];
+
+let t: TestDb;
+let s: CatalogueServer;
+beforeAll(async () => {
+  process.env.ALLOW_PRIVATE_TARGETS = "1";
+  t = await createTestDb({ seed: "catalogue" });
+  s = await startCatalogueServer({
+    total: N,
+    item: (i) => v2Item(`https://api.provider-${i % 4000}.com/v${i}/run`, { description: `${NEEDS[i % NEEDS.length]} (${i})`, amount: String(1000 + (i % 50) * 100), serviceName: `Provider ${i % 4000}` }),
+  });
+});
+afterAll(async () => {
+  await s.close();
+  await t.close();
+});
+
+describe(`an import of ${N.toLocaleString("en")} items`, () => {
+  it("finishes in under 2 minutes with a bounded heap", { timeout: 400_000 }, async () => {
+    global.gc?.();
+    const base = process.memoryUsage().heapUsed;
+    let peak = base;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().heapUsed);
+    }, 50);
+    const t0 = Date.now();
+    const r = await runImport(t.db, s.url, { allowPrivateItems: false });
+    const ms = Date.now() - t0;
+    clearInterval(sampler);
+    const growthMb = (peak - base) / 1024 / 1024;
+    console.log(`[imports-scale] ${N} items: ${(ms / 1000).toFixed(1)} s (${r.pages} pages, ${(r.bytes / 1024 / 1024).toFixed(1)} MiB), heap growth at peak ${growthMb.toFixed(0)} MB; summary ${JSON.stringify({ new: r.new, unmapped: r.unmapped, skipped: r.skipped })}`);
+    expect(r).toMatchObject({ status: "completed", seen: N });
+    expect(r.new + r.unmapped).toBe(N);
+    expect(r.unmapped).toBeGreaterThan(0);
+    expect(ms).toBeLessThan(120_000);
+    expect(growthMb).toBeLessThan(200);
+    const [{ n }] = await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from endpoints where source = ${new URL(s.url).host}`);
+    expect(n).toBe(r.new);
+
+    const t1 = Date.now();
+    const again = await runImport(t.db, s.url, { allowPrivateItems: false });
+    console.log(`[imports-scale] second run (nothing changed): ${((Date.now() - t1) / 1000).toFixed(1)} s, unchanged ${again.unchanged}`);
+    expect(again).toMatchObject({ status: "completed", new: 0, updated: 0, unchanged: r.new });
+  });
+});
