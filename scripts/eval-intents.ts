@@ -2,7 +2,7 @@
 // overall top-1, top-3, unservable needs rejected, servable needs wrongly rejected, the worst confusions,
 // the calibration table and the speed. docs/intents.md explains the sets and shows the figures.
 //   npm run eval:intents                       dev and holdout of tests/eval/intents-blind.jsonl
-//   npm run eval:intents -- --set fresh        the fresh holdout (tests/eval/intents-fresh.jsonl)
+//   npm run eval:intents -- --set fresh        the fresh holdouts (tests/eval/intents-fresh.jsonl, --set fresh2)
 //   npm run eval:intents -- --set old          the first, non-blind set (tests/eval/intents.json)
 //   npm run eval:intents -- --lexical          the lexical index alone (the resolver before the model)
 //   npm run eval:intents -- --calibrate        fit the model's temperature on the dev split and save it
@@ -46,7 +46,7 @@ export function loadCases(which: string): EvalCase[] {
     const old = JSON.parse(readFileSync(join(root, "tests/eval/intents.json"), "utf8")) as Old[];
     return old.map((c) => ({ intent: c.intent, expected: c.expected ? [c.expected] : [], style: c.expected ? "mixed" : "unservable", lang: "en", split: c.split }));
   }
-  const file = which === "fresh" ? "tests/eval/intents-fresh.jsonl" : "tests/eval/intents-blind.jsonl";
+  const file = which === "blind" ? "tests/eval/intents-blind.jsonl" : `tests/eval/intents-${which}.jsonl`;
   return readFileSync(join(root, file), "utf8")
     .split("\n")
     .filter((l) => l.trim())
