@@ -33,7 +33,7 @@ export function watchHttpServer(): void {
   channel.subscribe(pickUpServer);
 }
 
-/** True once shutdown has begun: /api/ready answers 503 so balancers stop sending requests here. */
+/** True once shutdown has begun: /api/health and /api/ready answer 503 so balancers stop sending requests here. */
 export function isDraining(): boolean {
   return state.draining;
 }

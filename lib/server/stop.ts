@@ -1,7 +1,8 @@
-// What a web instance does on SIGTERM, in order: answer /api/ready with 503 and close each connection
-// after its answer; wait SHUTDOWN_DELAY_MS for the balancer to notice; stop accepting connections and
-// finish the requests in flight; write the buffered discovery log and counters; let the background
-// jobs reach a safe point; close the database pool and the limiter's Redis connection.
+// What a web instance does on SIGTERM, in order: answer /api/health and /api/ready with 503 and
+// close each connection after its answer; wait SHUTDOWN_DELAY_MS for the balancer to notice; stop
+// accepting connections and finish the requests in flight; write the buffered discovery log and
+// counters; let the background jobs reach a safe point; close the database pool and the limiter's
+// Redis connection.
 // lib/server/shutdown.ts bounds it all by 10 s.
 import { closeDb } from "@/lib/server/db";
 import { flushDiscoveryLog } from "@/lib/discovery/log";

@@ -1,5 +1,5 @@
 // Graceful shutdown of a production server (`next start`, on Postgres): on SIGTERM it fails
-// /api/ready and closes each connection after its answer for SHUTDOWN_DELAY_MS, then stops taking
+// /api/ready and /api/health and closes each connection after its answer for SHUTDOWN_DELAY_MS, then stops taking
 // connections, answers the request in flight, writes the buffered discovery log, stops its jobs,
 // closes its pool and exits 0; a second signal ends it at once. The worker (`npm run worker`) stops
 // its jobs and exits 0 the same way. Needs a production build.
@@ -78,10 +78,12 @@ describe("a server on SIGTERM", () => {
     process.kill(server.pid, "SIGTERM");
     await new Promise((r) => setTimeout(r, 200));
 
-    // During the delay: not ready, still serving, each answer closing its connection.
+    // During the delay: not ready, not healthy for a balancer, still serving, each answer closing
+    // its connection.
     const ready = await fetch(`${server.url}/api/ready`);
     expect(ready.status).toBe(503);
     expect(ready.headers.get("retry-after")).toBe("1");
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(503);
     const during = await fetch(`${server.url}/api/discover`, discoverInit());
     expect(during.status).toBe(200);
     expect(during.headers.get("connection")).toBe("close");

@@ -1,0 +1,235 @@
+// `npm run test:fleet`: Capdex as a fleet on loopback, under a steady mixed load, through the faults
+// an operator meets. A Postgres cluster of its own, two `next start` instances (CAPDEX_WORKER=off),
+// one worker and HAProxy in front; then: kill -9 one instance, SIGTERM and restart the other,
+// restart Postgres, kill -9 the worker in the middle of a rollup. At the end every report answered
+// 202 must be stored and counted exactly once, each anonymous caller must have had exactly its
+// quota across both instances, and the instances' metrics must add up to what the load sent.
+// Ports FLEET_PORT_BASE (default 3400) to +4. Needs the production build (runs `npm run build` if missing).
+import { execSync } from "node:child_process";
+import fs from "node:fs";
+import postgres from "postgres";
+import { PrivatePostgres, sleep, startBalancer, startWeb, startWorker, waitFor, type Proc } from "./cluster";
+import { Load } from "./load";
+import { Checks, metricsDelta, printFigures, scrape, type Final } from "./report";
+
+const BASE = Number(process.env.FLEET_PORT_BASE ?? 3400);
+const PORTS = { pg: BASE, a: BASE + 1, b: BASE + 2, lb: BASE + 3, worker: BASE + 4 };
+const TOKEN = "fleet-metrics-token";
+const ROLLUP_LOCK_ID = 0x43524f4c; // lib/outcomes/rollup.ts
+
+const t0 = Date.now();
+const log = (m: string) => console.log(`[fleet +${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
+const ok = async (url: string, init?: RequestInit) => (await fetch(url, { ...init, signal: AbortSignal.timeout(2_000) })).ok;
+
+const pg = new PrivatePostgres(PORTS.pg);
+const procs: Proc[] = [];
+const checks = new Checks();
+
+function webEnv(): Record<string, string> {
+  return {
+    DATABASE_URL: pg.url,
+    CAPDEX_WORKER: "off",
+    CAPDEX_SEED: "demo",
+    AUTH_SECRET: "fleet-test-secret-not-for-production",
+    // The load generator plays an edge proxy in front of HAProxy: its X-Forwarded-For is the caller.
+    TRUST_PROXY_HOPS: "2",
+    SHUTDOWN_DELAY_MS: "1500",
+    METRICS_TOKEN: TOKEN,
+    DATABASE_POOL_MAX: "4",
+    // Outbound DNS goes nowhere (submissions are only stored, never verified, in this test).
+    DNS_SERVERS: "127.0.0.1:9",
+    LOG_LEVEL: "info",
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
+}
+
+const workerEnv = () => ({ ...webEnv(), ROLLUP_INTERVAL_MS: "1000", METRICS_PORT: String(PORTS.worker), CAPDEX_WORKER: "on", LOG_LEVEL: "info" });
+
+async function startInstance(name: "a" | "b"): Promise<Proc> {
+  const p = startWeb(name, PORTS[name], webEnv());
+  procs.push(p);
+  await waitFor(`instance ${name}`, () => ok(`http://127.0.0.1:${PORTS[name]}/api/ready`), 240_000);
+  return p;
+}
+
+async function startTheWorker(): Promise<Proc> {
+  const w = startWorker(workerEnv());
+  procs.push(w);
+  await waitFor("the worker", async () => w.lines.some((l) => l.includes("worker running jobs")), 120_000);
+  return w;
+}
+
+/** Waits until HAProxy sends requests to the instance again (its request counter moves). */
+async function rejoined(port: number): Promise<void> {
+  const count = async () => Object.values(await scrape(`http://127.0.0.1:${port}/api/metrics`, TOKEN)).reduce((a, b) => a + b, 0);
+  const before = await count();
+  await waitFor(`instance on ${port} to get requests`, async () => (await count()) > before + 3, 30_000);
+}
+
+async function main() {
+  if (!fs.existsSync(".next/BUILD_ID")) execSync("npm run build", { stdio: "inherit" });
+  log(`Postgres of its own on 127.0.0.1:${PORTS.pg} (${pg.dir})`);
+  await pg.init();
+  let a = await startInstance("a"); // migrates and seeds
+  log("instance a ready");
+  let b = await startInstance("b");
+  let worker = await startTheWorker();
+  const lb = startBalancer(PORTS.lb, [["a", PORTS.a], ["b", PORTS.b]], pg.dir);
+  procs.push(lb);
+  const url = `http://127.0.0.1:${PORTS.lb}`;
+  await waitFor("HAProxy", () => ok(`${url}/api/health`), 30_000);
+  log(`instances a (:${PORTS.a}) and b (:${PORTS.b}), worker (metrics :${PORTS.worker}), HAProxy ${url}`);
+
+  const db = postgres(pg.url, { max: 1, onnotice: () => {} });
+  const fixtures = {
+    capabilityIds: (await db`select distinct capability_id from endpoints where status = 'listed' order by 1`).map((r) => r.capability_id as string),
+    endpointIds: (await db`select id from endpoints where status = 'listed' order by id limit 200`).map((r) => r.id as string),
+  };
+  const [base] = (await db`select (select count(*) from outcome_reports)::int as reports,
+    (select coalesce(sum(reports), 0) from outcome_rollups)::int as counted,
+    (select coalesce(sum(reports), 0) from network_rollups)::int as network`) as unknown as Array<{ reports: number; counted: number; network: number }>;
+  await db.end();
+
+  const load = new Load(url, fixtures);
+  load.start();
+  await sleep(6_000);
+
+  load.phase = "kill -9 instance a";
+  // Killed while requests are in flight through the balancer (some of them, perhaps, on a).
+  await waitFor("requests in flight", async () => load.inFlight >= 2, 5_000).catch(() => {});
+  const killAt = Date.now();
+  a.child.kill("SIGKILL");
+  await a.exited;
+  const diedAt = Date.now();
+  log(`kill -9 a (dead ${diedAt - killAt} ms later)`);
+  await sleep(3_000);
+  a = await startInstance("a");
+  await rejoined(PORTS.a);
+  log("a restarted and back in rotation");
+
+  load.phase = "SIGTERM instance b";
+  const stopAt = Date.now();
+  b.child.kill("SIGTERM");
+  const code = await b.exited;
+  const stopMs = Date.now() - stopAt;
+  log(`b exited ${code} after ${stopMs} ms`);
+  b = await startInstance("b");
+  await rejoined(PORTS.b);
+  log("b restarted and back in rotation");
+
+  load.phase = "Postgres down";
+  pg.stop();
+  log("Postgres stopped");
+  await sleep(3_000);
+  pg.start();
+  load.phase = "Postgres back";
+  log("Postgres started again");
+  await sleep(8_000);
+  load.phase = "after Postgres";
+  await sleep(4_000);
+
+  load.phase = "kill -9 worker";
+  const killed = await killWorkerMidRollup(worker);
+  log(`kill -9 worker inside a rollup transaction (${killed.pending} reports not yet counted)`);
+  worker = await startTheWorker();
+
+  // The accounting window: quiet at both ends, so every request counts on one side only.
+  await load.stop();
+  const before = { a: await scrape(`http://127.0.0.1:${PORTS.a}/api/metrics`, TOKEN), b: await scrape(`http://127.0.0.1:${PORTS.b}/api/metrics`, TOKEN) };
+  const windowStart = load.answers.length;
+  load.phase = "steady";
+  load.start();
+  const quota = await load.quota(4, 75);
+  await sleep(6_000);
+  await load.stop();
+  const after = { a: await scrape(`http://127.0.0.1:${PORTS.a}/api/metrics`, TOKEN), b: await scrape(`http://127.0.0.1:${PORTS.b}/api/metrics`, TOKEN) };
+  log("accounting window done; waiting for the worker to count every report");
+
+  const final = await waitForRollups(base, load.accepted);
+  // The rollup run that counted the last reports ends after them (figures, pruning): wait for it.
+  let workerMetrics: Record<string, number> = {};
+  await waitFor("the worker's rollup run to end", async () => {
+    workerMetrics = await scrape(`http://127.0.0.1:${PORTS.worker}/metrics`, TOKEN, "capdex_job_runs_total");
+    return (workerMetrics['{job="outcomes.rollup"}'] ?? 0) > 0;
+  }, 60_000).catch(() => {});
+  // In flight at the kill, as the load saw it: sent before it, answered (or failed) after it.
+  const inFlightAtKill = load.answers.filter((x) => x.sentAt <= diedAt && x.doneAt >= killAt).length;
+  // Nothing writes any more (load stopped, every report counted): the dump and the live database must agree.
+  for (const p of procs) if (p.child.exitCode === null && p.name === "worker") p.child.kill("SIGTERM");
+  await worker.exited;
+  const backup = await pg.dumpAndRestore();
+  log(`pg_dump (${backup.bytes} bytes) restored into a new database`);
+  const unauth = await fetch(`${url}/api/metrics`);
+
+  printFigures(load, { inFlightAtKill, stopMs, killedPending: killed.pending, final, quota });
+  console.log(`worker job runs after its restart: ${JSON.stringify(workerMetrics)}\n`);
+  checks.run(load, {
+    killAt,
+    diedAt,
+    inFlightAtKill,
+    stopCode: code,
+    stopMs,
+    quota,
+    windowAnswers: load.answers.slice(windowStart),
+    metrics: metricsDelta(before, after),
+    final,
+    unauthorizedStatus: unauth.status,
+    workerRollups: workerMetrics['{job="outcomes.rollup"}'] ?? 0,
+    backup,
+  });
+}
+
+async function killWorkerMidRollup(worker: Proc): Promise<{ pending: number }> {
+  const db = postgres(pg.url, { max: 1, onnotice: () => {} });
+  const held = async () => (await db`select 1 from pg_locks where locktype = 'advisory' and objid = ${ROLLUP_LOCK_ID} and granted`).length > 0;
+  try {
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      if (!(await held())) continue;
+      // Frozen first, so that the rollup's transaction is certainly still open when it dies.
+      worker.child.kill("SIGSTOP");
+      if (await held()) {
+        const [row] = await db`select count(*)::int as n from outcome_reports where not rolled_up`;
+        worker.child.kill("SIGKILL");
+        await worker.exited;
+        return { pending: row.n as number };
+      }
+      worker.child.kill("SIGCONT");
+    }
+    throw new Error("no rollup caught in 60 s");
+  } finally {
+    await db.end();
+  }
+}
+
+async function waitForRollups(base: { reports: number; counted: number; network: number }, accepted: string[]): Promise<Final> {
+  const db = postgres(pg.url, { max: 1, onnotice: () => {} });
+  try {
+    const read = async () => {
+      const [r] = await db`select (select count(*) from outcome_reports)::int as reports,
+        (select count(*) from outcome_reports where not rolled_up)::int as pending,
+        (select coalesce(sum(reports), 0) from outcome_rollups)::int as counted,
+        (select coalesce(sum(reports), 0) from network_rollups)::int as network`;
+      return { reports: r.reports - base.reports, pending: r.pending as number, counted: r.counted - base.counted, network: r.network - base.network };
+    };
+    // The dead worker's claim on the rollup job lapses after its 60 s lease.
+    await waitFor("every report counted", async () => (await read()).pending === 0, 150_000).catch(() => {});
+    const [{ n }] = await db`select count(*)::int as n from outcome_reports where id = any(${`{${accepted.join(",")}}`}::uuid[])`;
+    return { ...(await read()), stored: n as number, missing: accepted.length - (n as number) };
+  } finally {
+    await db.end();
+  }
+}
+
+main()
+  .catch((err) => {
+    console.error(err);
+    for (const p of procs) console.error(`--- last lines of ${p.name}:\n${p.lines.slice(-30).join("\n")}`);
+    checks.fail("the run itself", String(err));
+  })
+  .finally(async () => {
+    for (const p of procs) if (p.child.exitCode === null) p.child.kill("SIGKILL");
+    pg.destroy();
+    checks.summarise();
+    process.exit(checks.failed ? 1 : 0);
+  });
