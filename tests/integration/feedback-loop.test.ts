@@ -7,7 +7,7 @@ import { queryRows, type Db } from "@/lib/db/client";
 import { outcomeReports } from "@/lib/db/schema";
 import type { Principal } from "@/lib/auth/principal";
 import { discover, flushDiscoveryLog, invalidateCandidates } from "@/lib/discovery";
-import { CAPS, recordOutcome, reportRowOf, rollUpAll } from "@/lib/outcomes";
+import { CAPS, WEIGHTS, recordOutcome, reportRowOf, rollUpAll } from "@/lib/outcomes";
 import { createRandom } from "@/lib/seed/random";
 import type { ReportOutcomeBody } from "@/lib/schemas/outcomes";
 import { addAccount, addEndpoint, anonymous, rollupOf } from "./outcomes-fixtures";
@@ -122,9 +122,10 @@ describe("the feedback loop", () => {
     // Every attack report is stored and counted as a report...
     expect(after.worst.reports - before.worst.reports).toBe(5_000);
     expect(after.best.reports - before.best.reports).toBe(5_000);
-    // ...but one address adds at most its cap, and fifty addresses at most the anonymous allowance.
-    expect(after.worst.w_total - before.worst.w_total).toBe(CAPS.anonymousPerReporter);
-    expect(after.best.w_total - before.best.w_total).toBe(CAPS.anonymousPerEndpoint);
+    // ...but anonymous reports weigh nothing (WEIGHTS.anonymous, docs/ranking.md), and whatever an
+    // address could add stays under its cap, and fifty addresses under the anonymous allowance.
+    expect(after.worst.w_total - before.worst.w_total).toBe(Math.min(CAPS.anonymousPerReporter, WEIGHTS.anonymous * WEIGHTS.discoveryBonus * 5_000));
+    expect(after.best.w_total - before.best.w_total).toBe(Math.min(CAPS.anonymousPerEndpoint, WEIGHTS.anonymous * WEIGHTS.discoveryBonus * 5_000));
     expect(after.best.w_success).toBe(before.best.w_success);
 
     const attacked = await rankingFor(accounts[1]);
