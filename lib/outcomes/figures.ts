@@ -75,14 +75,16 @@ export async function getObservedFigures(db: Db, endpointIds: string[]): Promise
     if (r.hist) hists.set(r.endpoint_id, r.hist);
   }
   // Distinct callers cannot be summed from hourly rollups: counted from the reports themselves (the
-  // rolled-up ones, like every other figure), over the (endpoint_id, created_at) index.
+  // rolled-up ones, like every other figure), over the (endpoint_id, created_at) index, in the same
+  // window as the rollups above (whole hours that start within the last 7 days).
   const reporters = await queryRows<{ endpoint_id: string; n: number }>(
     db,
     sql`select r.endpoint_id::text as endpoint_id, count(distinct r.reporter_key)::int as n
         from outcome_reports r
         join endpoints e on e.id = r.endpoint_id
         join providers p on p.id = e.provider_id
-        where r.endpoint_id = any(${uuidArray(endpointIds)}) and r.created_at > now() - interval '7 days'
+        where r.endpoint_id = any(${uuidArray(endpointIds)})
+          and r.created_at >= date_trunc('hour', now() - interval '7 days') + interval '1 hour'
           and r.rolled_up and r.reporter_kind <> 'probe'
           and (p.user_id is null or r.user_id is distinct from p.user_id)
         group by r.endpoint_id`,
