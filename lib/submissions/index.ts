@@ -44,7 +44,15 @@ export async function createSubmission(db: Db, body: SubmitBody, principal: Prin
   const [listed] = await db
     .select({ id: endpoints.id })
     .from(endpoints)
-    .where(and(eq(endpoints.url, target.url), eq(endpoints.capabilityId, body.capability_id), eq(endpoints.status, "listed")))
+    .where(
+      and(
+        eq(endpoints.url, target.url),
+        eq(endpoints.capabilityId, body.capability_id),
+        eq(endpoints.status, "listed"),
+        // An unclaimed listing imported from a catalogue is taken over by its provider's submission.
+        sql`(${endpoints.source} = 'submission' or ${endpoints.domainVerified})`,
+      ),
+    )
     .limit(1);
   if (listed) {
     throw new ApiError("already_listed", `${target.url} is already listed for ${body.capability_id}.`, {

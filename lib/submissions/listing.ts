@@ -82,14 +82,16 @@ function listInTransaction(db: Db, submissionId: string, proof: ListingProof): P
       updatedAt: sql`now()`,
     } as const;
     // A delisted endpoint at the same URL and capability is taken over by the new owner; a listed one
-    // stays as it is and this submission is refused.
+    // stays as it is and this submission is refused (an unclaimed imported one excepted).
     const [endpoint] = await tx
       .insert(endpoints)
       .values({ ...fields, url: sub.endpointUrl, capabilityId: sub.capabilityId })
       .onConflictDoUpdate({
         target: [endpoints.url, endpoints.capabilityId],
         set: fields,
-        setWhere: sql`${endpoints.status} <> 'listed'`,
+        // A listed one stays, unless a catalogue listed it and nobody claimed it: a DNS-proven
+        // submission supersedes an import (never the other way round).
+        setWhere: sql`${endpoints.status} <> 'listed' or (${endpoints.source} <> 'submission' and not ${endpoints.domainVerified})`,
       })
       .returning({ id: endpoints.id });
 

@@ -9,6 +9,8 @@ import { endpoints, importItems, providers } from "@/lib/db/schema";
 import { flushDiscoveryLog, invalidateCandidates, discover } from "@/lib/discovery";
 import { ignoreImportedUrl, listUnmapped, mapImportedUrl, runImport } from "@/lib/imports";
 import { probeEndpoint } from "@/lib/probes";
+import { createSubmission } from "@/lib/submissions";
+import { approveSubmission } from "@/lib/submissions/operator";
 import { createTestDb, type TestDb } from "../helpers/db";
 import { startCatalogueServer, v1Item, v2Item, type CatalogueServer } from "../helpers/catalogue-server";
 import { startHonoX402Server, type HonoX402Server } from "../helpers/x402-hono";
@@ -170,6 +172,19 @@ describe("what an import never overwrites", () => {
     const again = await runImport(t.db, first.url, fast);
     expect(again.skipped.claimed_listing).toBe(1);
     expect(await endpointAt("https://api.claimed.com/weather")).toMatchObject({ pricePerCall: claimedBefore.pricePerCall, domainVerified: true });
+  });
+});
+
+describe("a provider's own submission", () => {
+  it("takes over an unclaimed imported listing, which later imports then leave alone", async () => {
+    const s = await catalogue([v2Item("https://api.takeover.com/weather")]);
+    await runImport(t.db, s.url, fast);
+    const imported = await endpointAt("https://api.takeover.com/weather");
+    const sub = await createSubmission(t.db, { endpoint_url: "https://api.takeover.com/weather", capability_id: "weather.current", contact_email: "ops@takeover.com", provider_name: "Takeover", price_per_call: 0.01 }, anon);
+    expect((await approveSubmission(t.db, sub.submission_id)).ok).toBe(true);
+    expect(await endpointAt("https://api.takeover.com/weather")).toMatchObject({ id: imported.id, source: "submission", domainVerified: true, pricePerCall: 0.01 });
+    expect((await runImport(t.db, s.url, fast)).skipped.held_by_submission).toBe(1);
+    expect((await endpointAt("https://api.takeover.com/weather")).pricePerCall).toBe(0.01);
   });
 });
 
