@@ -21,7 +21,7 @@ export function createMapper(registry: Registry): (text: string) => Mapping {
         confidence: r.best?.confidence ?? r.candidates[0]?.confidence ?? null,
         candidates: (r.best ? [r.best, ...r.candidates] : r.candidates).slice(0, 4),
       };
-      if (seen.size >= 20_000) seen.clear();
+      if (seen.size >= 5_000) seen.clear();
       seen.set(text, m);
     }
     return m;
