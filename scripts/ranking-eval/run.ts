@@ -10,7 +10,14 @@ import { runWorlds } from "./pool";
 import { PRESETS, TruthBook } from "./truth";
 import type { WorldConfig, WorldResult } from "./world";
 
-export type EvalConfig = { seeds: number[]; capabilities: number; days: number; callsPerHour: number; adversaries: boolean };
+export type EvalConfig = {
+  seeds: number[];
+  capabilities: number;
+  days: number;
+  callsPerHour: number;
+  /** Every adversary (true), none, or these. */
+  adversaries: boolean | Array<Exclude<AdversaryKind, "none">>;
+};
 
 export const FULL: EvalConfig = { seeds: [1, 2, 3], capabilities: 100, days: 7, callsPerHour: 15, adversaries: true };
 
@@ -94,7 +101,8 @@ export function compareTops(into: AttackFigures, clean: WorldResult, attacked: W
 export async function runEvaluation(config: EvalConfig, log: (line: string) => void = () => {}, jobs = 1): Promise<EvalResult> {
   const started = performance.now();
   const policies = Object.fromEntries(POLICIES.map((p) => [p, emptyFigures()])) as Record<Policy, PolicyFigures>;
-  const kinds = config.adversaries ? (Object.keys(ADVERSARIES) as Array<Exclude<AdversaryKind, "none">>) : [];
+  const all = Object.keys(ADVERSARIES) as Array<Exclude<AdversaryKind, "none">>;
+  const kinds = config.adversaries === true ? all : config.adversaries || [];
   const attacks: AttackFigures[] = kinds.map((adversary) => ({
     adversary,
     description: ADVERSARIES[adversary].description,
