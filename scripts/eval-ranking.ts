@@ -1,7 +1,9 @@
 // Measures whether the ranking finds the truly best endpoint (docs/ranking.md, "How well the ranking
 // works"): simulated networks, agents and adversaries driving Capdex's ranking and report weighting.
 // Usage: npm run eval:ranking [-- --seeds 1,2,3] [--capabilities 100] [--days 7] [--calls 15]
-//        [--no-adversaries] [--jobs N] [--json out.json]; exits 1 when a target is missed.
+//        [--no-adversaries] [--adversary-seeds N|all] [--jobs N] [--ledger sql] [--json out.json];
+//        exits 1 when a target is missed.
+//        --ledger sql counts reports with the rollup job's own statement on PGlite (slow: use a small size).
 import { writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { checkTargets, formatReport } from "./ranking-eval/report";
@@ -16,6 +18,8 @@ const config: EvalConfig = {
   days: Number(option("--days") ?? FULL.days),
   callsPerHour: Number(option("--calls") ?? FULL.callsPerHour),
   adversaries: !args.includes("--no-adversaries"),
+  adversarySeeds: option("--adversary-seeds") === "all" ? undefined : Number(option("--adversary-seeds") ?? FULL.adversarySeeds),
+  ledger: option("--ledger") === "sql" ? "sql" : "memory",
 };
 
 // Worlds run on worker threads, one per core (--jobs 1: all in this process).
@@ -24,5 +28,8 @@ const result = await runEvaluation(config, (line) => console.error(line), jobs);
 const json = option("--json");
 if (json) writeFileSync(json, JSON.stringify(result, null, 1));
 console.log(formatReport(result));
-console.log(`\nload average at the end: ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+const cpu = process.cpuUsage();
+console.log(
+  `\n${(result.ms / 1000).toFixed(0)} s, ${((cpu.user + cpu.system) / 1e6).toFixed(0)} s of CPU (all threads), ${jobs} worker(s); load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(" ")}`,
+);
 process.exit(checkTargets(result).every((t) => t.ok) ? 0 : 1);

@@ -18,9 +18,8 @@ export type ScoringInput = {
 /** The capability-wide references the relative factors compare against. */
 export type References = { bestP95: number | null; cheapest: number };
 
-// Success: Beta prior worth PRIOR_WEIGHT units of report weight (20 anonymous reports, an hour of an
-// endpoint's anonymous allowance) at PRIOR_MEAN, so 3/3 (0.83) stays below 970/1000
-// (0.97); then scored on the failure rate, log-scaled: each tenfold rise in failures from 0.1% costs 1/3.
+// Success: Beta prior worth PRIOR_WEIGHT units of report weight (5 API-key reports, under 7 probes)
+// at PRIOR_MEAN, so 3/3 (0.83) stays below 970/1000 (0.97); then scored on the failure rate, log-scaled: each tenfold rise in failures from 0.1% costs 1/3.
 export const SUCCESS_PRIOR_MEAN = 0.8;
 export const SUCCESS_PRIOR_WEIGHT = 20;
 export const FAILURE_FLOOR = 0.001;

@@ -54,7 +54,7 @@ for the authenticated tier. A wrong or revoked key gets 401 \`invalid_api_key\`,
    there (never first while an endpoint with an established record is ranked); its score is its own.
 2. Call the endpoint yourself (a paid one answers 402 with an x402 payment challenge).
 3. \`POST ${api}/report_outcome\` with \`{"endpoint_id", "success", "latency_ms", "status_code",
-   "discovery_id"}\` (202 \`{"accepted": true, "report_id"}\`). Reports improve the ranking.
+   "discovery_id"}\` (202 \`{"accepted": true, "report_id"}\`). Reports sent with an API key improve the ranking.
 
 Not sure of the capability id? \`GET ${api}/capabilities?search=forecast\` lists matching ones.
 

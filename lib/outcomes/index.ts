@@ -84,7 +84,7 @@ export function reportRowOf(body: ReportOutcomeBody, principal: Principal) {
 
 export type ProbeOutcome = { endpointId: string; success: boolean; latencyMs?: number | null; statusCode?: number | null };
 
-/** Stores the outcome of a first-party probe (weighted above anonymous reports, never capped). */
+/** Stores the outcome of a first-party probe (weighted below a discovery-tied API-key report, never capped). */
 export async function recordProbeOutcome(db: Db, outcome: ProbeOutcome): Promise<{ report_id: string }> {
   const id = await insertOrNotFound(db, {
     endpointId: outcome.endpointId,

@@ -28,7 +28,7 @@ export function figuresAt(rows: Iterable<HourRow>, now: number, withLatency = tr
     dayWs[day] += r.wSuccess;
     dayWt[day] += r.wTotal;
     f.sample_size_7d += r.reports;
-    if (withLatency) for (const k in r.hist) hist[k] = (hist[k] ?? 0) + r.hist[k];
+    if (withLatency) for (const [k, v] of r.hist) hist[k] = (hist[k] ?? 0) + v;
   }
   if (!any) return f;
   for (let day = 0; day < 7; day++) {
@@ -92,18 +92,17 @@ export class FiguresStore {
     const current = rows.get(hour);
     const f = emptyFigures();
     if (!w.rows.length && !current) return f;
-    // figuresAt's sums in one pass without allocating (this runs about a million times a world).
-    const dayWs = [0, 0, 0, 0, 0, 0, 0];
-    const dayWt = [0, 0, 0, 0, 0, 0, 0];
-    const seen = [false, false, false, false, false, false, false];
-    const n = w.rows.length + (current ? 1 : 0);
-    for (let i = 0; i < n; i++) {
-      const r = i < w.rows.length ? w.rows[i] : current!;
-      const day = Math.min(6, Math.max(0, Math.floor((now - r.hour) / DAY)));
-      seen[day] = true;
-      dayWs[day] += r.wSuccess;
-      dayWt[day] += r.wTotal;
-      f.sample_size_7d += r.reports;
+    // figuresAt's sums: an hour k hours before the current one falls on day floor(k / 24) whatever
+    // the minute, so the finished hours' sums per day hold for the whole hour; add the current one.
+    const dayWs = w.dayWs.slice();
+    const dayWt = w.dayWt.slice();
+    const seen = w.seen.slice();
+    f.sample_size_7d = w.reports;
+    if (current) {
+      seen[0] = true;
+      dayWs[0] += current.wSuccess;
+      dayWt[0] += current.wTotal;
+      f.sample_size_7d += current.reports;
     }
     for (let day = 0; day < 7; day++) {
       f.weighted_success_7d += dayWs[day];
@@ -113,8 +112,14 @@ export class FiguresStore {
     if (f.weighted_total_7d > 0) f.success_rate_7d = round4(f.weighted_success_7d / f.weighted_total_7d);
     const hist = this.scratch;
     hist.set(w.hist);
-    if (current) for (const k in current.hist) hist[Number(k)] += current.hist[k];
-    const p95 = nearestRank(hist, 0.95);
+    let total = w.histTotal;
+    if (current) {
+      for (const [k, v] of current.hist) {
+        hist[k] += v;
+        total += v;
+      }
+    }
+    const p95 = nearestRank(hist, total, 0.95);
     f.p95_latency_ms = p95 === null ? null : Math.round(p95);
     return f;
   }
@@ -127,31 +132,45 @@ export class FiguresStore {
     if (w && w.hour === hour) return w;
     if (w && w.hour === hour - HOUR) {
       const leaving = rows.get(hour - 168 * HOUR);
-      if (leaving) addHist(w.hist, leaving.hist, -1);
+      if (leaving) addHist(w, leaving.hist, -1);
       const done = rows.get(hour - HOUR);
-      if (done) addHist(w.hist, done.hist, 1);
+      if (done) addHist(w, done.hist, 1);
       w.rows = w.rows.filter((r) => r.hour > hour - 168 * HOUR);
       if (done) w.rows.push(done);
       w.hour = hour;
-      return w;
+      return summarize(w);
     }
-    w = { hour, hist: new Float64Array(BUCKET_COUNT), rows: [] };
+    w = { hour, hist: new Float64Array(BUCKET_COUNT), histTotal: 0, rows: [], dayWs: [], dayWt: [], seen: [], reports: 0 };
     for (const r of rows.values()) {
       if (r.hour >= hour || r.hour <= hour - 168 * HOUR) continue;
       w.rows.push(r);
-      addHist(w.hist, r.hist, 1);
+      addHist(w, r.hist, 1);
     }
-    this.windows.set(endpointId, w);
+    this.windows.set(endpointId, summarize(w));
     return w;
   }
 }
 
-type Window = { hour: number; hist: Float64Array; rows: HourRow[] };
+type Window = { hour: number; hist: Float64Array; histTotal: number; rows: HourRow[]; dayWs: number[]; dayWt: number[]; seen: boolean[]; reports: number };
+
+/** Sums of the window's finished hours per day, in row order (as figuresAt adds them). */
+function summarize(w: Window): Window {
+  w.dayWs = [0, 0, 0, 0, 0, 0, 0];
+  w.dayWt = [0, 0, 0, 0, 0, 0, 0];
+  w.seen = [false, false, false, false, false, false, false];
+  w.reports = 0;
+  for (const r of w.rows) {
+    const day = Math.min(6, Math.floor((w.hour - r.hour) / DAY));
+    w.seen[day] = true;
+    w.dayWs[day] += r.wSuccess;
+    w.dayWt[day] += r.wTotal;
+    w.reports += r.reports;
+  }
+  return w;
+}
 
 /** quantileOf's answer for a histogram held as an array (same rank rule, same bucket middles). */
-function nearestRank(hist: Float64Array, q: number): number | null {
-  let total = 0;
-  for (let b = 0; b < hist.length; b++) if (hist[b] > 0) total += hist[b];
+function nearestRank(hist: Float64Array, total: number, q: number): number | null {
   if (total <= 0) return null;
   const target = q * total * (1 - 1e-12);
   let seen = 0;
@@ -170,8 +189,11 @@ function middleOf(bucket: number): number {
   return bucket === 0 ? (lo + hi) / 2 : Math.sqrt(lo * hi);
 }
 
-function addHist(into: Float64Array, h: Histogram, sign: 1 | -1): void {
-  for (const k in h) into[Number(k)] += sign * h[k];
+function addHist(w: Window, h: Map<number, number>, sign: 1 | -1): void {
+  for (const [k, v] of h) {
+    w.hist[k] += sign * v;
+    w.histTotal += sign * v;
+  }
 }
 
 const EMPTY = Object.freeze(emptyFigures()) as ObservedFigures;

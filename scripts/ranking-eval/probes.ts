@@ -5,6 +5,8 @@ import { FAILING_AFTER, probeIntervalSeconds } from "@/lib/probes/state";
 import { uniform } from "./random";
 
 const BACKOFF_CAP_SECONDS = 6 * 3600;
+// PROBE_INTERVAL_SECONDS, read once (the simulation asks for it half a million times a world).
+const INTERVAL = probeIntervalSeconds();
 
 export type ProbeState = {
   checkState: "verified" | "failing" | "unverified";
@@ -17,13 +19,13 @@ export type ProbeState = {
 
 /** A new endpoint is due at once; the network's first probes are spread over one interval. */
 export function newProbeState(seed: number, capability: number, endpoint: number, startMs: number): ProbeState {
-  const first = startMs + Math.floor(uniform(seed, 30, capability, endpoint) * probeIntervalSeconds() * 1000);
+  const first = startMs + Math.floor(uniform(seed, 30, capability, endpoint) * INTERVAL * 1000);
   return { checkState: "unverified", consecutiveFailures: 0, lastCheckOk: null, nextAt: first, n: 0 };
 }
 
 /** Folds a probe's result into the state, as recordProbe's statement does. */
 export function recordProbeResult(s: ProbeState, ok: boolean, at: number, seed: number, key: number): void {
-  const interval = probeIntervalSeconds();
+  const interval = INTERVAL;
   const failures = ok ? 0 : s.consecutiveFailures + 1;
   s.consecutiveFailures = failures;
   s.checkState = ok ? "verified" : failures >= FAILING_AFTER ? "failing" : "unverified";

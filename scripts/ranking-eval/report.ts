@@ -71,7 +71,7 @@ export function formatReport(r: EvalResult): string {
   const c = r.config;
   const out: string[] = [];
   out.push(
-    `Seeds ${c.seeds.join(", ")}; ${c.capabilities} capabilities; ${c.days} simulated days; ${c.callsPerHour} honest calls per capability and hour; ${(r.ms / 1000).toFixed(0)} s.`,
+    `Seeds ${c.seeds.join(", ")} (adversaries: ${c.seeds.slice(0, c.adversarySeeds ?? c.seeds.length).join(", ")}); ${c.capabilities} capabilities; ${c.days} simulated days; ${c.callsPerHour} honest calls per capability and hour; ${(r.ms / 1000).toFixed(0)} s.`,
     "",
     `**Top endpoint truly best** (in brackets: within ${NEAR} of the best utility), when a capability reaches each number of honest reports:`,
     "",

@@ -4,15 +4,34 @@ import type { RankingPreset } from "@/lib/schemas/discover";
 import { ADVERSARIES, burstAt, type AdversaryKind } from "./adversary";
 import type { Policy } from "./agents";
 import { CHECKPOINTS, sumHits, type AgentTally, type Hits, type OutageRecord } from "./metrics";
+import { openDb } from "@/lib/db/client";
 import { ceilingOf } from "./ceiling";
+import type { Ledger, LedgerSetup } from "./ledger";
+import { openSqlLedger } from "./sql-ledger";
 import { generateNetwork, HOUR } from "./network";
 import { runWorlds } from "./pool";
 import { PRESETS, TruthBook } from "./truth";
 import type { WorldConfig, WorldResult } from "./world";
 
-export type EvalConfig = { seeds: number[]; capabilities: number; days: number; callsPerHour: number; adversaries: boolean };
+export type EvalConfig = {
+  seeds: number[];
+  capabilities: number;
+  days: number;
+  callsPerHour: number;
+  /** Every adversary (true), none, or these. */
+  adversaries: boolean | Array<Exclude<AdversaryKind, "none">>;
+  /** How many of the seeds (the first ones) the adversaries run on; all by default. */
+  adversarySeeds?: number;
+  /** Count reports in memory (default), or in a fresh in-memory PGlite per world with the rollup's own statement. */
+  ledger?: "memory" | "sql";
+};
 
-export const FULL: EvalConfig = { seeds: [1, 2, 3], capabilities: 100, days: 7, callsPerHour: 15, adversaries: true };
+/**
+ * The full evaluation: three networks for Capdex and the baselines; the adversaries on the first
+ * (each adversary run is compared hour by hour with the same network's clean run: 100 capabilities,
+ * 5 presets, 168 hours, and costs twice a clean run), so that it all takes a few minutes.
+ */
+export const FULL: EvalConfig = { seeds: [1, 2, 3], capabilities: 100, days: 7, callsPerHour: 15, adversaries: true, adversarySeeds: 1 };
 
 export type PolicyFigures = {
   checkpoints: Record<RankingPreset, Hits[]>;
@@ -87,6 +106,13 @@ export function compareTops(into: AttackFigures, clean: WorldResult, attacked: W
   );
 }
 
+async function sqlLedger(setup: LedgerSetup): Promise<Ledger> {
+  const handle = await openDb({ pgliteDir: "memory://" });
+  const ledger = await openSqlLedger(handle.db, setup);
+  ledger.close = () => handle.close();
+  return ledger;
+}
+
 /**
  * Runs every world of the evaluation: in this process (jobs 1, as the regression test does), or
  * spread over worker threads, each world being independent of the others.
@@ -94,7 +120,8 @@ export function compareTops(into: AttackFigures, clean: WorldResult, attacked: W
 export async function runEvaluation(config: EvalConfig, log: (line: string) => void = () => {}, jobs = 1): Promise<EvalResult> {
   const started = performance.now();
   const policies = Object.fromEntries(POLICIES.map((p) => [p, emptyFigures()])) as Record<Policy, PolicyFigures>;
-  const kinds = config.adversaries ? (Object.keys(ADVERSARIES) as Array<Exclude<AdversaryKind, "none">>) : [];
+  const all = Object.keys(ADVERSARIES) as Array<Exclude<AdversaryKind, "none">>;
+  const kinds = config.adversaries === true ? all : config.adversaries || [];
   const attacks: AttackFigures[] = kinds.map((adversary) => ({
     adversary,
     description: ADVERSARIES[adversary].description,
@@ -106,10 +133,15 @@ export async function runEvaluation(config: EvalConfig, log: (line: string) => v
     pairs: 0,
   }));
   const worlds: EvalResult["worlds"] = [];
+  const attackedSeeds = new Set(config.seeds.slice(0, config.adversarySeeds ?? config.seeds.length));
   const configs: WorldConfig[] = config.seeds.flatMap((seed) => {
     const base: WorldConfig = { seed, capabilities: config.capabilities, days: config.days, callsPerHour: config.callsPerHour, policy: "capdex", adversary: "none" };
-    return [...POLICIES.map((policy) => ({ ...base, policy })), ...attacks.map((a) => ({ ...base, adversary: a.adversary }))];
+    if (config.ledger === "sql") base.ledger = sqlLedger;
+    const attacked = attackedSeeds.has(seed) ? attacks.map((a) => ({ ...base, adversary: a.adversary })) : [];
+    return [...POLICIES.map((policy) => ({ ...base, policy })), ...attacked];
   });
+  // A database cannot be handed to a worker thread: the SQL ledger's worlds run in this process.
+  if (config.ledger === "sql") jobs = 1;
   const results = await runWorlds(configs, jobs, (w) =>
     log(`seed ${w.config.seed} ${w.config.policy}${w.config.adversary === "none" ? "" : ` + ${w.config.adversary}`}: ${(w.ms / 1000).toFixed(1)} s`),
   );

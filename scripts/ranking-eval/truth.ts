@@ -45,12 +45,13 @@ export function utilityOf(weights: Weights, inputs: ScoringInput[]): number[] {
 
 /** The truth of each capability at a time, cached by hour and by which endpoints are up. */
 export class TruthBook {
-  private cache = new Map<string, Truth>();
+  private cache = new Map<number, Truth>();
 
   at(cap: TrueCapability, t: number): Truth {
     const hour = Math.floor(t / HOUR);
-    const mask = cap.endpoints.map((e) => (isUp(e, t) ? "1" : "0")).join("");
-    const key = `${cap.index}|${hour}|${mask}`;
+    let mask = 0;
+    for (const e of cap.endpoints) mask = mask * 2 + (isUp(e, t) ? 1 : 0);
+    const key = (hour * 128 + cap.index) * 256 + mask;
     let truth = this.cache.get(key);
     if (!truth) {
       // Daily history as of the hour (it changes slowly); whether each endpoint is up, at t itself.

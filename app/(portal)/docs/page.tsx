@@ -118,7 +118,7 @@ export default async function DocsPage() {
           </h2>
           <p>
             Every operation works without credentials (the anonymous tier, limited per client address). An API key gives the authenticated tier: ten times the
-            limits, and outcome reports that weigh more. Create keys on your{" "}
+            limits, and outcome reports that move the ranking (without a key they are recorded but weigh nothing). Create keys on your{" "}
             <Link className="underline" href="/account">
               account page
             </Link>
