@@ -4,7 +4,8 @@ import type { IntentDoc } from "../lib/discovery/intent";
 
 
 // --- synthetic 1,000-capability registry: the 100 plus 900 perturbed variants with extra vocabulary.
-function mulberry32(seed: number): () => number {
+/** A small seeded PRNG (deterministic figures and training shuffles). */
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

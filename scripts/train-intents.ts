@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { intentFeatures } from "../lib/discovery/intent/features";
 import { MODEL_PATH, NONE_CLASS, type IntentModelFile } from "../lib/discovery/intent/model";
+import { mulberry32 } from "./eval-registry";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const arg = (name: string, fallback: number) => {
@@ -54,16 +55,6 @@ function loadSamples(registry: Registry): Sample[] {
   return samples;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Encoded = { rows: Int32Array; norm: number; y: number };
 
