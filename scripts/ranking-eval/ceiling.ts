@@ -23,12 +23,16 @@ function factorOf(successes: number, total: number): number {
   return successFactor(f);
 }
 
-export function ceilingOf(network: Network, truth: TruthBook): Record<RankingPreset, Hits[]> {
+/** Report counts beyond the run's checkpoints: how much traffic an ideal ranking needs for 95%. */
+export const LONG_CHECKPOINTS = [5_000, 10_000, 20_000, 50_000, 200_000] as const;
+
+export function ceilingOf(network: Network, truth: TruthBook, checkpoints: readonly number[] = CHECKPOINTS): Record<RankingPreset, Hits[]> {
   const m = new Metrics();
+  const hits = Object.fromEntries(PRESETS.map((p) => [p, checkpoints.map(() => ({ n: 0, best: 0, near: 0, gap: 0 }))])) as Record<RankingPreset, Hits[]>;
   for (const cap of network.capabilities) {
     const t = truth.at(cap, network.startMs);
     const exact = cap.endpoints.map((e) => factorOf((1 - e.failure) * 1e12, 1e12));
-    CHECKPOINTS.forEach((n, k) => {
+    checkpoints.forEach((n, k) => {
       const calls = Math.floor(n / cap.endpoints.length);
       const estimated = cap.endpoints.map((e) => {
         let failures = 0;
@@ -39,9 +43,9 @@ export function ceilingOf(network: Network, truth: TruthBook): Record<RankingPre
         const w = RANKING_PRESETS[p].success;
         const u = t.utility[p].map((x, i) => x - w * exact[i] + w * estimated[i]);
         const top = u.reduce((bi, x, i) => (x > u[bi] ? i : bi), 0);
-        m.judge(m.checkpoints[p][k], t, p, top);
+        m.judge(hits[p][k], t, p, top);
       }
     });
   }
-  return m.checkpoints;
+  return hits;
 }

@@ -1,5 +1,6 @@
 // The evaluation's figures as Markdown tables (pasted into docs/ranking.md) and the issue's targets.
 import { CHECKPOINTS, NEAR, nearShare, share, type Hits, type OutageRecord } from "./metrics";
+import { LONG_CHECKPOINTS } from "./ceiling";
 import type { EvalResult } from "./run";
 import { PRESETS } from "./truth";
 
@@ -82,6 +83,14 @@ export function formatReport(r: EvalResult): string {
   for (const p of PRESETS) {
     out.push(`| ${p} | ${capdex.checkpoints[p].map(hits).join(" | ")} | ${hits(raw.checkpoints[p][last])} | ${hits(random.checkpoints[p][last])} | ${random.capdexView[p].map((h) => pct(share(h), 0)).join(" / ")} | ${r.ceiling[p].map((h) => pct(share(h), 0)).join(" / ")} | ${hits(capdex.hourly[p])} |`);
   }
+  out.push(
+    "",
+    `**How many reports 95% takes.** The ideal ranking above (true latency, price and stability known exactly; only the success rate estimated, from reports spread evenly over the endpoints) at more reports per capability than a simulated week gives: ${LONG_CHECKPOINTS.map((k) => k.toLocaleString("en")).join(" / ")} reports:`,
+    "",
+    "| preset | ideal ranking, top truly best |",
+    "|---|---|",
+    ...PRESETS.map((p) => `| ${p} | ${r.ceilingLong[p].map((h) => pct(share(h), 0)).join(" / ")} |`),
+  );
   out.push(
     "",
     "**Agents against an oracle** that always calls the truly best endpoint first: expected success of the first call as a share of the oracle's, success after up to two fallbacks, and mean utility regret of the first choice:",

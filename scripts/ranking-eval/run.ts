@@ -5,7 +5,7 @@ import { ADVERSARIES, burstAt, type AdversaryKind } from "./adversary";
 import type { Policy } from "./agents";
 import { CHECKPOINTS, sumHits, type AgentTally, type Hits, type OutageRecord } from "./metrics";
 import { openDb } from "@/lib/db/client";
-import { ceilingOf } from "./ceiling";
+import { ceilingOf, LONG_CHECKPOINTS } from "./ceiling";
 import type { Ledger, LedgerSetup } from "./ledger";
 import { openSqlLedger } from "./sql-ledger";
 import { generateNetwork, HOUR } from "./network";
@@ -59,6 +59,8 @@ export type EvalResult = {
   attacks: AttackFigures[];
   /** The ideal ranking from reports spread evenly (ceiling.ts), per preset and checkpoint. */
   ceiling: Record<RankingPreset, Hits[]>;
+  /** The same ideal ranking at LONG_CHECKPOINTS: how many reports 95% would take. */
+  ceilingLong: Record<RankingPreset, Hits[]>;
   worlds: Array<{ seed: number; policy: Policy; adversary: AdversaryKind; ms: number; counts: WorldResult["counts"] }>;
   ms: number;
 };
@@ -145,7 +147,9 @@ export async function runEvaluation(config: EvalConfig, log: (line: string) => v
   const results = await runWorlds(configs, jobs, (w) =>
     log(`seed ${w.config.seed} ${w.config.policy}${w.config.adversary === "none" ? "" : ` + ${w.config.adversary}`}: ${(w.ms / 1000).toFixed(1)} s`),
   );
-  const ceiling = Object.fromEntries(PRESETS.map((p) => [p, CHECKPOINTS.map(() => ({ n: 0, best: 0, near: 0, gap: 0 }))])) as Record<RankingPreset, Hits[]>;
+  const zeros = (ks: readonly number[]) => Object.fromEntries(PRESETS.map((p) => [p, ks.map(() => ({ n: 0, best: 0, near: 0, gap: 0 }))])) as Record<RankingPreset, Hits[]>;
+  const ceiling = zeros(CHECKPOINTS);
+  const ceilingLong = zeros(LONG_CHECKPOINTS);
   for (const seed of config.seeds) {
     const mine = results.filter((w) => w.config.seed === seed);
     const clean = mine.find((w) => w.config.policy === "capdex" && w.config.adversary === "none")!;
@@ -155,8 +159,13 @@ export async function runEvaluation(config: EvalConfig, log: (line: string) => v
       const a = attacks.find((x) => x.adversary === w.config.adversary);
       if (a) compareTops(a, clean, w, a.adversary.startsWith("burst") ? burstAt(config.days) / HOUR : 0);
     }
-    const c = ceilingOf(generateNetwork(seed, config), new TruthBook());
-    for (const p of PRESETS) ceiling[p] = ceiling[p].map((h, k) => sumHits([h, c[p][k]]));
+    const network = generateNetwork(seed, config);
+    const c = ceilingOf(network, new TruthBook());
+    const long = ceilingOf(network, new TruthBook(), LONG_CHECKPOINTS);
+    for (const p of PRESETS) {
+      ceiling[p] = ceiling[p].map((h, k) => sumHits([h, c[p][k]]));
+      ceilingLong[p] = ceilingLong[p].map((h, k) => sumHits([h, long[p][k]]));
+    }
   }
-  return { config, policies, attacks, ceiling, worlds, ms: performance.now() - started };
+  return { config, policies, attacks, ceiling, ceilingLong, worlds, ms: performance.now() - started };
 }
