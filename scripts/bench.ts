@@ -16,6 +16,9 @@
 //   npm run bench                      # all scenarios
 //   npm run bench -- --only discover   # one scenario (health always runs for the ratio)
 //   npm run bench -- --only limiter    # discover with the limiter on: Postgres, then Redis
+//   npm run bench -- --only discover_id,discover_intent,x402_list,x402_search
+//   npm run bench -- --only soak --soak 300   # 5 minutes of mixed load, then the server's memory
+//   npm run bench -- --node /usr/bin/node     # the server on another Node (CAPDEX_BENCH_OLD_NODE=1)
 //   npm run bench -- --rounds 5 --duration 10 --warmup 10 --rate 300
 //   npm run bench -- --reseed          # rebuild the benchmark database
 import fs from "node:fs";
@@ -37,7 +40,13 @@ const flagValue = (name: string) => (args.includes(name) ? args[args.indexOf(nam
 const SCALE = Number(flagValue("--scale") ?? 1000);
 const DURATION = Number(flagValue("--duration") ?? 10);
 const CONNECTIONS = Number(flagValue("--connections") ?? 32);
-const ONLY = flagValue("--only");
+/** Comma-separated scenarios to run (all when absent); health always runs beside them. */
+const ONLY = flagValue("--only")?.split(",");
+const runs = (name: string) => !ONLY || ONLY.includes(name);
+/** Seconds of mixed discover + report load before the server's memory is read (--soak 0: none). */
+const SOAK = Number(flagValue("--soak") ?? 300);
+/** The Node that runs the server (default: this script's, the project's Node 24). */
+const SERVER_NODE = flagValue("--node");
 // A fresh server runs slowly for its first seconds (JIT, pools, caches): warm each scenario up first.
 const WARMUP = Number(flagValue("--warmup") ?? 10);
 const ROUNDS = Number(flagValue("--rounds") ?? 3);
@@ -133,6 +142,20 @@ const INTENTS = [
   "send an sms",
   "screenshot a web page",
 ];
+/** What agents send as intents: long sentences, other languages, values (discover_intent alone). */
+const LONG_INTENTS = [
+  ...INTENTS,
+  "I need to know whether I should bring an umbrella to the office in Berlin this afternoon",
+  "my agent has to turn a recorded customer call (mp3) into text it can search",
+  "quel temps fait-il à Lyon en ce moment",
+  "übersetze diesen Absatz ins Englische bitte",
+  "necesito el precio actual del bitcoin en dólares",
+  "check whether the domain example.org is still available to register",
+  "extract the tables from https://example.com/report-2025.pdf",
+  "what is 250 EUR in JPY at today's rate",
+  "validate the email address jane.doe@example.com before we send the invoice",
+  "resumir este artigo em três frases",
+];
 const NETWORKS = ["base", "eip155:8453", "polygon", "solana", undefined];
 
 function discoverBody(i: number, caps: Array<{ id: string }>): string {
@@ -142,6 +165,13 @@ function discoverBody(i: number, caps: Array<{ id: string }>): string {
   const network = NETWORKS[i % NETWORKS.length];
   if (i % 2 === 0) body.constraints = { max_price: 0.05, ...(network ? { network } : {}) };
   if (i % 4 === 1) body.preferences = { ranking_preset: "reliability", limit: 5 };
+  return JSON.stringify(body);
+}
+
+/** One kind of discover request only: by capability id, or by intent. */
+function discoverOneKind(i: number, caps: Array<{ id: string }>, kind: "id" | "intent"): string {
+  const body: Record<string, unknown> = kind === "intent" ? { intent: LONG_INTENTS[i % LONG_INTENTS.length] } : { capability_id: caps[(i * 7919) % caps.length].id };
+  if (i % 2 === 0) body.constraints = { max_price: 0.05 };
   return JSON.stringify(body);
 }
 
@@ -168,6 +198,35 @@ function treeCpuSeconds(rootPid: number): number {
     for (const [child, st] of stats) if (st.ppid === pid) queue.push(child);
   }
   return ticks / CLK_TCK;
+}
+
+/** Resident memory (MB) of a process and its descendants, and of the largest of them. */
+function treeRssMb(rootPid: number): { total: number; largest: number } {
+  const parents = new Map<number, number>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = fs.readFileSync(path.join("/proc", entry, "stat"), "utf8");
+      parents.set(Number(entry), Number(text.slice(text.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      /* ended meanwhile */
+    }
+  }
+  let total = 0;
+  let largest = 0;
+  const queue = [rootPid];
+  while (queue.length) {
+    const pid = queue.pop()!;
+    try {
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+      total += kb / 1024;
+      largest = Math.max(largest, kb / 1024);
+    } catch {
+      /* ended meanwhile */
+    }
+    for (const [child, ppid] of parents) if (ppid === pid) queue.push(child);
+  }
+  return { total: Math.round(total), largest: Math.round(largest) };
 }
 
 async function measure(server: TestServer, name: string, sc: Scenario, duration = DURATION): Promise<Result> {
@@ -234,6 +293,26 @@ function discoverScenario(caps: Array<{ id: string }>, keys?: string[]): Scenari
   };
 }
 
+function discoverKindScenario(caps: Array<{ id: string }>, kind: "id" | "intent"): Scenario {
+  return { request: (i) => ({ method: "POST", path: "/api/discover", headers: { "content-type": "application/json" }, body: discoverOneKind(i, caps, kind) }) };
+}
+
+/** The x402 discovery API (docs/x402-discovery.md): pages of the listing, and searches. */
+const x402List: Scenario = {
+  request: (i) => ({ method: "GET", path: `/api/x402/discovery/resources?limit=20&offset=${(i * 20) % 2_000}${i % 3 === 0 ? "&network=eip155:8453" : ""}` }),
+};
+const X402_QUERIES = ["weather", "translate text", "transcribe audio", "stock price", "pdf to markdown", "send sms", "geocode", "image generation"];
+const x402Search: Scenario = {
+  request: (i) => ({ method: "GET", path: `/api/x402/discovery/search?query=${encodeURIComponent(X402_QUERIES[i % X402_QUERIES.length])}&limit=10` }),
+};
+
+/** Soak load: two discovers to one report, as agents call (scripts the mix, not the ratio). */
+function mixedScenario(caps: Array<{ id: string }>, endpointIds: string[]): Scenario {
+  const d = discoverScenario(caps);
+  const r = reportScenario(endpointIds);
+  return { request: (i) => (i % 3 === 2 ? r.request(i) : d.request(i)), onStatus: r.onStatus };
+}
+
 let accepted = 0;
 function reportScenario(endpointIds: string[]): Scenario {
   return {
@@ -293,6 +372,24 @@ async function checkReports(db: postgres.Sql, before: { reports: number; rolled:
   return { accepted, stored, counted, lost };
 }
 
+/**
+ * SOAK seconds of saturated mixed load (discover and report), the server's resident memory read
+ * every minute and at the end, and then again after 30 s idle: what an operator sizes a box by.
+ */
+async function soakPhase(server: TestServer, sc: Scenario) {
+  console.log(`soak: ${SOAK} s of discover + report at ${CONNECTIONS} connections`);
+  const samples: Array<{ s: number; rss_mb: number }> = [];
+  const t0 = Date.now();
+  const timer = setInterval(() => samples.push({ s: Math.round((Date.now() - t0) / 1000), rss_mb: treeRssMb(server.pid).total }), 60_000);
+  const r = await measure(server, `soak (${SOAK} s, discover + report)`, sc, SOAK);
+  clearInterval(timer);
+  const end = treeRssMb(server.pid);
+  await new Promise((res) => setTimeout(res, 30_000));
+  const idle = treeRssMb(server.pid);
+  console.log(`  RSS every minute: ${samples.map((x) => `${x.rss_mb} MB`).join(", ")}; at the end ${end.total} MB (largest process ${end.largest} MB); 30 s idle later ${idle.total} MB`);
+  return { ...r, seconds: SOAK, rss_mb_per_minute: samples, rss_mb_at_end: end, rss_mb_after_idle: idle };
+}
+
 async function main() {
   if (!hasBuild()) {
     console.log("no production build: running npm run build");
@@ -313,15 +410,24 @@ async function main() {
   const env = { DATABASE_URL: DB_URL, CAPDEX_RATE_LIMIT: "off", ROLLUP_INTERVAL_MS: "1000" };
   const db = postgres(DB_URL, { max: 1, onnotice: () => {} });
   const scenarios: Array<[string, Scenario]> = [];
-  if (!ONLY || ONLY === "discover") scenarios.push(["discover", discoverScenario(caps)]);
-  if (!ONLY || ONLY === "report") scenarios.push(["report_outcome", reportScenario(endpointIds)]);
-  const label: Record<string, string> = { health: "GET /api/health", discover: "POST /api/discover", report_outcome: "POST /api/report_outcome" };
+  if (runs("discover")) scenarios.push(["discover", discoverScenario(caps)]);
+  if (runs("discover_id")) scenarios.push(["discover_id", discoverKindScenario(caps, "id")]);
+  if (runs("discover_intent")) scenarios.push(["discover_intent", discoverKindScenario(caps, "intent")]);
+  if (runs("x402_list")) scenarios.push(["x402_list", x402List]);
+  if (runs("x402_search")) scenarios.push(["x402_search", x402Search]);
+  if (runs("report")) scenarios.push(["report_outcome", reportScenario(endpointIds)]);
+  const label: Record<string, string> = LABELS;
+  const soak = runs("soak") && SOAK > 0;
+  const start = (extra: Record<string, string>) => startServer({ ...extra, ...(SERVER_NODE && { CAPDEX_BENCH_OLD_NODE: "1" }) }, { node: SERVER_NODE });
+  if (SERVER_NODE) results.server_node = execSync(`${SERVER_NODE} --version`).toString().trim();
+  else results.server_node = process.version;
 
   let server: TestServer;
   // --only limiter skips this phase (and its server).
-  if (scenarios.length) {
-    server = await startServer(env);
+  if (scenarios.length || soak) {
+    server = await start(env);
     await settle(server);
+    results.rss_mb_at_start = treeRssMb(server.pid);
     const before = await storedCounts(db);
     try {
       // One phase per scenario, each interleaved with health: a scenario's own background work
@@ -346,20 +452,21 @@ async function main() {
         if (!fixed.health) fixed.health = await measureFixedRate(server, `${label.health} @${RATE}/s`, health);
         fixed[name] = await measureFixedRate(server, `${label[name]} @${RATE}/s`, sc);
       }
-      results.health = { ...summarise(rounds.health), at_fixed_rate: fixed.health };
+      if (scenarios.length) results.health = { ...summarise(rounds.health), at_fixed_rate: fixed.health };
       for (const [name] of scenarios) results[name] = { ...summarise(rounds[name], healthOf[name]), at_fixed_rate: fixed[name] };
       if (rounds.report_outcome) Object.assign(results.report_outcome as object, await checkReports(db, before));
+      if (soak) results.soak = await soakPhase(server, mixedScenario(caps, endpointIds));
     } finally {
       await server.stop();
     }
   }
-  if (!ONLY || ONLY === "limiter") {
+  if (runs("limiter")) {
     // The limiter on, its counters in Postgres (the default) and then in Redis (REDIS_URL).
     const stores: Array<[string, Record<string, string>]> = [["postgres", {}]];
     if (await redisReachable(REDIS)) stores.push(["redis", { REDIS_URL: REDIS, REDIS_KEY_PREFIX: `capdex-bench:${randomBytes(4).toString("hex")}:` }]);
     else console.log(`limiter with Redis skipped: nothing answers at ${REDIS}`);
     for (const [store, extra] of stores) {
-      server = await startServer({ DATABASE_URL: DB_URL, ROLLUP_INTERVAL_MS: "1000", ...extra });
+      server = await start({ DATABASE_URL: DB_URL, ROLLUP_INTERVAL_MS: "1000", ...extra });
       await settle(server);
       try {
         const opts = discoverScenario(caps, keys);
@@ -386,6 +493,16 @@ async function main() {
   await db.end();
 }
 
+const LABELS: Record<string, string> = {
+  health: "GET /api/health",
+  discover: "POST /api/discover",
+  discover_id: "POST /api/discover (capability_id only)",
+  discover_intent: "POST /api/discover (intent only)",
+  x402_list: "GET /api/x402/discovery/resources",
+  x402_search: "GET /api/x402/discovery/search",
+  report_outcome: "POST /api/report_outcome",
+};
+
 function markdown(results: Record<string, unknown>): string {
   const rows: string[] = [
     `Saturated: ${CONNECTIONS} connections, median of ${ROUNDS} interleaved rounds of ${DURATION} s after a ${WARMUP} s warm-up each.`,
@@ -399,11 +516,7 @@ function markdown(results: Record<string, unknown>): string {
     "| scenario | p50 ms | p99 ms | max ms | non-2xx |",
     "|---|---|---|---|---|",
   ];
-  const names: Array<[string, string]> = [
-    ["health", "GET /api/health"],
-    ["discover", "POST /api/discover (limiter off)"],
-    ["report_outcome", "POST /api/report_outcome"],
-  ];
+  const names: Array<[string, string]> = Object.entries(LABELS).map(([k, v]) => [k, k === "discover" ? `${v} (mix, limiter off)` : v]);
   for (const [key, name] of names) {
     const r = results[key] as (Summary & { at_fixed_rate: FixedRateResult; stored?: number; lost?: number }) | undefined;
     if (!r) continue;
@@ -415,7 +528,15 @@ function markdown(results: Record<string, unknown>): string {
     const l = results[key] as (Summary & { ratio_to_limiter_off: number }) | undefined;
     if (l) rows.push(`| POST /api/discover (limiter on, ${store}, 200 keys) | ${l.rps} | ${l.p50} | ${l.p99} | ${l.cpu_ms_per_request} | ${l.ratio_to_limiter_off} of limiter off | non-2xx ${l.non2xx} |`);
   }
-  return [...rows, "", ...fixedRows].join("\n");
+  const soak = results.soak as { rps: number; p99: number; rss_mb_per_minute: Array<{ rss_mb: number }>; rss_mb_at_end: { total: number }; rss_mb_after_idle: { total: number } } | undefined;
+  const start = results.rss_mb_at_start as { total: number } | undefined;
+  const memory = soak
+    ? [
+        "",
+        `Server (Node ${results.server_node}) resident memory: ${start?.total} MB after start and warm-up; under ${SOAK} s of discover + report at ${CONNECTIONS} connections (${soak.rps} req/s, p99 ${soak.p99} ms) ${soak.rss_mb_per_minute.map((x) => x.rss_mb).join(" / ")} MB at each minute, ${soak.rss_mb_at_end.total} MB at the end, ${soak.rss_mb_after_idle.total} MB after 30 s idle.`,
+      ]
+    : [];
+  return [...rows, "", ...fixedRows, ...memory].join("\n");
 }
 
 main().then(

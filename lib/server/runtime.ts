@@ -16,6 +16,12 @@ export function runtimeProblem(version: string = process.versions.node): string 
 /** Exits with a clear message on an unsupported runtime; otherwise returns the version in use. */
 export function assertSupportedRuntime(): string {
   const problem = runtimeProblem();
+  // Only for measuring an old runtime side by side (`npm run bench -- --node /usr/bin/node`):
+  // it starts, with the warning, instead of refusing.
+  if (problem && process.env.CAPDEX_BENCH_OLD_NODE === "1") {
+    console.error(`[capdex] ${problem} Starting anyway: CAPDEX_BENCH_OLD_NODE=1 (benchmarks only).`);
+    return process.version;
+  }
   if (problem) {
     console.error(`[capdex] ${problem}`);
     process.exit(1);

@@ -37,11 +37,11 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startServer(env: Record<string, string | undefined> = {}, opts: { timeoutMs?: number } = {}): Promise<TestServer> {
+export async function startServer(env: Record<string, string | undefined> = {}, opts: { timeoutMs?: number; node?: string } = {}): Promise<TestServer> {
   if (!hasBuild()) throw new Error(`no production build in ${buildDir()}: run \`npm run build\` first`);
   const port = await freePort();
   const logs: string[] = [];
-  const child: ChildProcess = spawn(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const child: ChildProcess = spawn(opts.node ?? process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: process.cwd(),
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_MANUAL_SIG_HANDLE: "true", LOG_LEVEL: "info", PGLITE_DIR: "memory://", AUTH_SECRET: "capdex-test-secret-not-for-production", ...env } as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
