@@ -94,7 +94,9 @@ export async function verifyDomainClaim(db: Db, id: string): Promise<ClaimOut> {
   }
   const claimed = await queryRows<{ capability_id: string }>(
     db,
-    sql`update endpoints set domain_verified = true, domain_checked_at = now(), domain_reason = null, updated_at = now()
+    // From now on the daily domain re-check (lib/submissions/recheck.ts) looks for the claim's record.
+    sql`update endpoints set domain_verified = true, domain_checked_at = now(), domain_reason = null, updated_at = now(),
+          domain_next_check_at = now() + interval '1 day'
         where domain = ${claim.domain} and source <> 'submission' and not domain_verified
         returning capability_id`,
   );

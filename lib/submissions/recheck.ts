@@ -2,7 +2,7 @@
 // (claimed_until, or a due time pushed forward), so several instances never check one row twice.
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { endpoints, submissions, verifiedDomains } from "@/lib/db/schema";
+import { domainClaims, endpoints, submissions, verifiedDomains } from "@/lib/db/schema";
 import { invalidateCandidates } from "@/lib/discovery/candidates";
 import { lookupTxt } from "@/lib/dns/resolver";
 import { checkChallenge, evaluateLookups, isTransient, LOOKUP_DEADLINE_MS, type ChallengeCheck } from "./challenge";
@@ -59,8 +59,18 @@ export async function recheckPendingSubmissions(
   return { expired: expired.length, checked: claimed.length, listed };
 }
 
-/** The tokens that prove an endpoint's domain: its submission's, and its owner's account domain's. */
-async function tokensForEndpoint(db: Db, submissionId: string, host: string, domain: string): Promise<string[]> {
+/**
+ * The tokens that prove an endpoint's domain: its submission's and its owner's account domain's,
+ * or, for an imported listing (no submission), those of the verified claims of its domain.
+ */
+async function tokensForEndpoint(db: Db, submissionId: string | null, host: string, domain: string): Promise<string[]> {
+  if (!submissionId) {
+    const claims = await db
+      .select({ token: domainClaims.token })
+      .from(domainClaims)
+      .where(and(eq(domainClaims.domain, domain), eq(domainClaims.status, "verified")));
+    return claims.map((c) => c.token);
+  }
   const [sub] = await db
     .select({ token: submissions.token, userId: submissions.userId })
     .from(submissions)
@@ -78,7 +88,8 @@ async function tokensForEndpoint(db: Db, submissionId: string, host: string, dom
 }
 
 /**
- * Daily re-check of listed endpoints' domains. A record that has gone marks the endpoint
+ * Daily re-check of listed endpoints' domains: submitted ones, and imported ones whose domain was
+ * claimed (lib/imports/claims.ts schedules those). A record that has gone marks the endpoint
  * unverified (domain_verified=false, domain_reason says why), re-checked hourly until it is back.
  */
 export async function recheckEndpointDomains(db: Db, opts: { batch?: number; concurrency?: number } = {}) {
@@ -103,7 +114,7 @@ export async function recheckEndpointDomains(db: Db, opts: { batch?: number; con
     });
   const counts = { checked: claimed.length, verified: 0, lost: 0, transient: 0 };
   await eachLimited(claimed, opts.concurrency ?? 10, async (e) => {
-    const tokens = e.submissionId ? await tokensForEndpoint(db, e.submissionId, e.host, e.domain) : [];
+    const tokens = await tokensForEndpoint(db, e.submissionId, e.host, e.domain);
     const check = await checkChallenge(e.host, e.domain, tokens);
     const verdict = await applyEndpointCheck(db, e.id, check);
     counts[verdict]++;

@@ -1,10 +1,13 @@
 // Claiming the imported listings of a domain with one DNS TXT record (the submissions' flow).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { endpoints, providers } from "@/lib/db/schema";
 import { runImport } from "@/lib/imports";
 import { getStats } from "@/lib/stats";
+import { queryRows } from "@/lib/db/client";
+import { recheckEndpointDomains } from "@/lib/submissions/recheck";
 import { claimDomainOf, createDomainClaim, getDomainClaim, verifyDomainClaim } from "@/lib/imports/claims";
+import { recordValueFor } from "@/lib/submissions/challenge";
 import { createTestDb, type TestDb } from "../helpers/db";
 import { startDnsServer, type DnsTestServer } from "../helpers/dns-server";
 import { startCatalogueServer, v2Item, type CatalogueServer } from "../helpers/catalogue-server";
@@ -65,5 +68,39 @@ describe("a domain claim", () => {
   it("keeps claimed listings out of later imports' reach", async () => {
     const r = await runImport(t.db, s.url, { pauseMs: 0, allowPrivateItems: false });
     expect(r.skipped.claimed_listing).toBe(2);
+  });
+
+  it("is re-checked daily: claimed listings lose domain_verified when the record goes, and get it back with it", async () => {
+    const claimed = () => t.db.select().from(endpoints).where(eq(endpoints.domain, "claimable.com"));
+    // The claim scheduled its listings' first re-check a day out; nothing is due before that.
+    const [first] = await claimed();
+    expect(first.domainNextCheckAt!.getTime() - Date.now()).toBeGreaterThan(23 * 3_600_000);
+    expect((await recheckEndpointDomains(t.db)).checked).toBe(0);
+    const due = () => t.db.update(endpoints).set({ domainNextCheckAt: sql`now() - interval '1 second'` }).where(eq(endpoints.domain, "claimable.com"));
+
+    await due();
+    expect(await recheckEndpointDomains(t.db)).toMatchObject({ checked: 2, verified: 2, lost: 0 });
+    expect((await claimed()).every((e) => e.domainVerified)).toBe(true);
+
+    const record = "_capdex-challenge.claimable.com";
+    const [{ token }] = await queryRows<{ token: string }>(t.db, sql`select token from domain_claims where domain = 'claimable.com'`);
+    dns.remove(record);
+    await due();
+    expect(await recheckEndpointDomains(t.db)).toMatchObject({ checked: 2, lost: 2 });
+    expect((await claimed()).map((e) => [e.domainVerified, e.domainReason, e.status])).toEqual([
+      [false, "nxdomain", "listed"],
+      [false, "nxdomain", "listed"],
+    ]);
+    // Unclaimed again, the catalogue may update them again.
+    const r = await runImport(t.db, s.url, { pauseMs: 0, allowPrivateItems: false });
+    expect(r.skipped.claimed_listing ?? 0).toBe(0);
+
+    dns.setTxt(record, [recordValueFor(token)]);
+    await due();
+    expect(await recheckEndpointDomains(t.db)).toMatchObject({ checked: 2, verified: 2 });
+    expect((await claimed()).every((e) => e.domainVerified && e.domainReason === null)).toBe(true);
+    // And the other domain's listing was never touched.
+    const [other] = await t.db.select().from(endpoints).where(eq(endpoints.domain, "someone-else.com"));
+    expect(other).toMatchObject({ domainVerified: false, domainNextCheckAt: null });
   });
 });
