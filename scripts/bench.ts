@@ -19,6 +19,7 @@
 //   npm run bench -- --only discover_id,discover_intent,x402_list,x402_search
 //   npm run bench -- --only soak --soak 300   # 5 minutes of mixed load, then the server's memory
 //   npm run bench -- --node /usr/bin/node     # the server on another Node (CAPDEX_BENCH_OLD_NODE=1)
+//   npm run bench -- --only soak --server-node-options --max-old-space-size=512
 //   npm run bench -- --rounds 5 --duration 10 --warmup 10 --rate 300
 //   npm run bench -- --reseed          # rebuild the benchmark database
 import fs from "node:fs";
@@ -47,6 +48,8 @@ const runs = (name: string) => !ONLY || ONLY.includes(name);
 const SOAK = Number(flagValue("--soak") ?? 300);
 /** The Node that runs the server (default: this script's, the project's Node 24). */
 const SERVER_NODE = flagValue("--node");
+/** NODE_OPTIONS for the server only, e.g. "--max-old-space-size=512" (the memory it is allowed). */
+const SERVER_NODE_OPTIONS = flagValue("--server-node-options");
 // A fresh server runs slowly for its first seconds (JIT, pools, caches): warm each scenario up first.
 const WARMUP = Number(flagValue("--warmup") ?? 10);
 const ROUNDS = Number(flagValue("--rounds") ?? 3);
@@ -418,7 +421,9 @@ async function main() {
   if (runs("report")) scenarios.push(["report_outcome", reportScenario(endpointIds)]);
   const label: Record<string, string> = LABELS;
   const soak = runs("soak") && SOAK > 0;
-  const start = (extra: Record<string, string>) => startServer({ ...extra, ...(SERVER_NODE && { CAPDEX_BENCH_OLD_NODE: "1" }) }, { node: SERVER_NODE });
+  const start = (extra: Record<string, string>) =>
+    startServer({ ...extra, ...(SERVER_NODE && { CAPDEX_BENCH_OLD_NODE: "1" }), ...(SERVER_NODE_OPTIONS && { NODE_OPTIONS: SERVER_NODE_OPTIONS }) }, { node: SERVER_NODE });
+  if (SERVER_NODE_OPTIONS) results.server_node_options = SERVER_NODE_OPTIONS;
   if (SERVER_NODE) results.server_node = execSync(`${SERVER_NODE} --version`).toString().trim();
   else results.server_node = process.version;
 
