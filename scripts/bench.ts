@@ -180,54 +180,56 @@ function discoverOneKind(i: number, caps: Array<{ id: string }>, kind: "id" | "i
 
 const CLK_TCK = Number(execSync("getconf CLK_TCK").toString().trim()) || 100;
 
-/** CPU seconds (user + system) used so far by a process and all its descendants. */
-function treeCpuSeconds(rootPid: number): number {
-  const stats = new Map<number, { ppid: number; ticks: number }>();
+/** The /proc/<pid>/stat fields after the command name, of every process now running. */
+function processStats(): Map<number, string[]> {
+  const stats = new Map<number, string[]>();
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const text = fs.readFileSync(path.join("/proc", entry, "stat"), "utf8");
-      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-      stats.set(Number(entry), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+      stats.set(Number(entry), text.slice(text.lastIndexOf(")") + 2).split(" "));
     } catch {
       /* the process ended meanwhile */
     }
   }
-  let ticks = 0;
+  return stats;
+}
+
+/** A process and all its descendants (the server may run children). */
+function processTree(rootPid: number, stats = processStats()): number[] {
+  const tree: number[] = [];
   const queue = [rootPid];
   while (queue.length) {
     const pid = queue.pop()!;
-    ticks += stats.get(pid)?.ticks ?? 0;
-    for (const [child, st] of stats) if (st.ppid === pid) queue.push(child);
+    tree.push(pid);
+    for (const [child, fields] of stats) if (Number(fields[1]) === pid) queue.push(child);
+  }
+  return tree;
+}
+
+/** CPU seconds (user + system) used so far by a process and all its descendants. */
+function treeCpuSeconds(rootPid: number): number {
+  const stats = processStats();
+  let ticks = 0;
+  for (const pid of processTree(rootPid, stats)) {
+    const fields = stats.get(pid);
+    if (fields) ticks += Number(fields[11]) + Number(fields[12]);
   }
   return ticks / CLK_TCK;
 }
 
 /** Resident memory (MB) of a process and its descendants, and of the largest of them. */
 function treeRssMb(rootPid: number): { total: number; largest: number } {
-  const parents = new Map<number, number>();
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const text = fs.readFileSync(path.join("/proc", entry, "stat"), "utf8");
-      parents.set(Number(entry), Number(text.slice(text.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      /* ended meanwhile */
-    }
-  }
   let total = 0;
   let largest = 0;
-  const queue = [rootPid];
-  while (queue.length) {
-    const pid = queue.pop()!;
+  for (const pid of processTree(rootPid)) {
     try {
-      const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
-      total += kb / 1024;
-      largest = Math.max(largest, kb / 1024);
+      const mb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+      total += mb;
+      largest = Math.max(largest, mb);
     } catch {
       /* ended meanwhile */
     }
-    for (const [child, ppid] of parents) if (ppid === pid) queue.push(child);
   }
   return { total: Math.round(total), largest: Math.round(largest) };
 }
@@ -475,15 +477,24 @@ async function main() {
       await settle(server);
       try {
         const opts = discoverScenario(caps, keys);
+        // Interleaved with health on this server too: servers differ from one start to the next
+        // (JIT, heap), so the limiter's cost is the ratio to health here against the ratio to
+        // health on the limiter-off server, not req/s across servers.
+        await measure(server, `(warm-up) ${LABELS.health}`, health, WARMUP);
         await measure(server, `(warm-up) discover, limiter on (${store})`, opts, WARMUP);
         const on: Result[] = [];
-        for (let round = 1; round <= ROUNDS; round++) on.push(await measure(server, `POST /api/discover (limiter on, ${store})`, opts));
+        const yard: Result[] = [];
+        for (let round = 1; round <= ROUNDS; round++) {
+          yard.push(await measure(server, LABELS.health, health));
+          on.push(await measure(server, `POST /api/discover (limiter on, ${store})`, opts));
+        }
         const off = results.discover as Summary | undefined;
-        // Servers one after the other, so this ratio is of the medians, not per round.
-        const limited = summarise(on);
+        const limited = summarise(on, yard);
         results[store === "postgres" ? "discover_limited" : `discover_limited_${store}`] = {
           ...limited,
-          ratio_to_limiter_off: off ? +(limited.rps / off.rps).toFixed(2) : null,
+          health_rps: summarise(yard).rps,
+          ratio_to_limiter_off: off?.ratio && limited.ratio ? +(limited.ratio / off.ratio).toFixed(2) : null,
+          rps_ratio_to_limiter_off: off ? +(limited.rps / off.rps).toFixed(2) : null,
         };
       } finally {
         await server.stop();
@@ -530,8 +541,12 @@ function markdown(results: Record<string, unknown>): string {
     fixedRows.push(`| ${name} | ${r.at_fixed_rate.p50} | ${r.at_fixed_rate.p99} | ${r.at_fixed_rate.max} | ${r.at_fixed_rate.non2xx} |`);
   }
   for (const [key, store] of [["discover_limited", "Postgres"], ["discover_limited_redis", "Redis"]]) {
-    const l = results[key] as (Summary & { ratio_to_limiter_off: number }) | undefined;
-    if (l) rows.push(`| POST /api/discover (limiter on, ${store}, 200 keys) | ${l.rps} | ${l.p50} | ${l.p99} | ${l.cpu_ms_per_request} | ${l.ratio_to_limiter_off} of limiter off | non-2xx ${l.non2xx} |`);
+    const l = results[key] as (Summary & { ratio_to_limiter_off: number | null; health_rps: number }) | undefined;
+    if (l) {
+      rows.push(
+        `| POST /api/discover (limiter on, ${store}, 200 keys) | ${l.rps} | ${l.p50} | ${l.p99} | ${l.cpu_ms_per_request} | ${l.ratio} (${l.ratio_to_limiter_off} of limiter off) | health on that server ${l.health_rps} req/s; non-2xx ${l.non2xx} |`,
+      );
+    }
   }
   const soak = results.soak as { rps: number; p99: number; rss_mb_per_minute: Array<{ rss_mb: number }>; rss_mb_at_end: { total: number }; rss_mb_after_idle: { total: number } } | undefined;
   const start = results.rss_mb_at_start as { total: number } | undefined;
