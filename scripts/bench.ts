@@ -421,7 +421,6 @@ async function main() {
   if (runs("x402_list")) scenarios.push(["x402_list", x402List]);
   if (runs("x402_search")) scenarios.push(["x402_search", x402Search]);
   if (runs("report")) scenarios.push(["report_outcome", reportScenario(endpointIds)]);
-  const label: Record<string, string> = LABELS;
   const soak = runs("soak") && SOAK > 0;
   const start = (extra: Record<string, string>) =>
     startServer({ ...extra, ...(SERVER_NODE && { CAPDEX_BENCH_OLD_NODE: "1" }), ...(SERVER_NODE_OPTIONS && { NODE_OPTIONS: SERVER_NODE_OPTIONS }) }, { node: SERVER_NODE });
@@ -445,19 +444,19 @@ async function main() {
       const fixed: Record<string, FixedRateResult> = {};
       const healthOf: Record<string, Result[]> = {};
       for (const [name, sc] of scenarios) {
-        console.log(`${label[name]} beside ${label.health}: warm-up ${WARMUP} s each, then ${ROUNDS} rounds`);
-        await measure(server, `(warm-up) ${label.health}`, health, WARMUP);
-        await measure(server, `(warm-up) ${label[name]}`, sc, WARMUP);
+        console.log(`${LABELS[name]} beside ${LABELS.health}: warm-up ${WARMUP} s each, then ${ROUNDS} rounds`);
+        await measure(server, `(warm-up) ${LABELS.health}`, health, WARMUP);
+        await measure(server, `(warm-up) ${LABELS[name]}`, sc, WARMUP);
         const own: Result[] = [];
         healthOf[name] = [];
         for (let round = 1; round <= ROUNDS; round++) {
-          healthOf[name].push(await measure(server, label.health, health));
-          own.push(await measure(server, label[name], sc));
+          healthOf[name].push(await measure(server, LABELS.health, health));
+          own.push(await measure(server, LABELS[name], sc));
         }
         rounds[name] = own;
         rounds.health.push(...healthOf[name]);
-        if (!fixed.health) fixed.health = await measureFixedRate(server, `${label.health} @${RATE}/s`, health);
-        fixed[name] = await measureFixedRate(server, `${label[name]} @${RATE}/s`, sc);
+        if (!fixed.health) fixed.health = await measureFixedRate(server, `${LABELS.health} @${RATE}/s`, health);
+        fixed[name] = await measureFixedRate(server, `${LABELS[name]} @${RATE}/s`, sc);
       }
       if (scenarios.length) results.health = { ...summarise(rounds.health), at_fixed_rate: fixed.health };
       for (const [name] of scenarios) results[name] = { ...summarise(rounds[name], healthOf[name]), at_fixed_rate: fixed[name] };

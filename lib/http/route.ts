@@ -43,11 +43,11 @@ export type RouteHandler = (req: Request, context: { params: Promise<Record<stri
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /**
- * Resolves in the event loop's next check phase. Every API answer starts with this: a request
- * answered within the I/O callback it arrived in cost 35-40% more server CPU than one answered a
+ * Resolves in the event loop's next check phase. Every API answer starts with this: answered within
+ * the I/O callback its request arrived in, a request cost 30-50% more server CPU than one answered a
  * turn later (Node 24, Next 16; `npm run bench`, docs/benchmarks.md "The event-loop hop"): discover
- * 0.69 -> 0.46 ms a request, health 0.50 -> 0.30. Where an answer already waits on the database
- * first (the rate limiter), the hop costs nothing extra.
+ * 0.72 -> 0.55 ms a request, health 0.49 -> 0.33 ms. Where an answer already waits on I/O first
+ * (the rate limiter's counter), the hop changed nothing measurable.
  */
 export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));

@@ -9,7 +9,7 @@ import { successFactor } from "@/lib/discovery/scoring";
 import { emptyFigures } from "@/lib/outcomes/figures";
 import { WEIGHTS } from "@/lib/outcomes/weights";
 import { RANKING_PRESETS, type RankingPreset } from "@/lib/schemas/discover";
-import { CHECKPOINTS, Metrics, type Hits } from "./metrics";
+import { CHECKPOINTS, hitsByPreset, Metrics, type Hits } from "./metrics";
 import type { Network } from "./network";
 import { uniform } from "./random";
 import { PRESETS, type TruthBook } from "./truth";
@@ -28,7 +28,7 @@ export const LONG_CHECKPOINTS = [5_000, 10_000, 20_000, 50_000, 200_000] as cons
 
 export function ceilingOf(network: Network, truth: TruthBook, checkpoints: readonly number[] = CHECKPOINTS): Record<RankingPreset, Hits[]> {
   const m = new Metrics();
-  const hits = Object.fromEntries(PRESETS.map((p) => [p, checkpoints.map(() => ({ n: 0, best: 0, near: 0, gap: 0 }))])) as Record<RankingPreset, Hits[]>;
+  const hits = hitsByPreset(checkpoints);
   for (const cap of network.capabilities) {
     const t = truth.at(cap, network.startMs);
     const exact = cap.endpoints.map((e) => factorOf((1 - e.failure) * 1e12, 1e12));

@@ -26,11 +26,13 @@ export type OutageRecord = {
 
 const emptyHits = (): Hits => ({ n: 0, best: 0, near: 0, gap: 0 });
 const byPreset = <T>(make: () => T) => Object.fromEntries(PRESETS.map((p) => [p, make()])) as Record<RankingPreset, T>;
+/** Empty tallies per preset, one per report count. */
+export const hitsByPreset = (counts: readonly number[]) => byPreset(() => counts.map(emptyHits));
 
 export class Metrics {
-  checkpoints = byPreset(() => CHECKPOINTS.map(emptyHits));
+  checkpoints = hitsByPreset(CHECKPOINTS);
   /** In a baseline's world: Capdex's ranking of the reports the baseline's agents produced. */
-  capdexView = byPreset(() => CHECKPOINTS.map(emptyHits));
+  capdexView = hitsByPreset(CHECKPOINTS);
   /** Hourly samples per preset and day of the run. */
   hourly = byPreset(() => [] as Hits[]);
   agents = byPreset((): AgentTally => ({ calls: 0, first: 0, oracle: 0, eventual: 0, gap: 0 }));

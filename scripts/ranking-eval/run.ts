@@ -3,7 +3,7 @@
 import type { RankingPreset } from "@/lib/schemas/discover";
 import { ADVERSARIES, burstAt, type AdversaryKind } from "./adversary";
 import type { Policy } from "./agents";
-import { CHECKPOINTS, sumHits, type AgentTally, type Hits, type OutageRecord } from "./metrics";
+import { CHECKPOINTS, hitsByPreset, sumHits, type AgentTally, type Hits, type OutageRecord } from "./metrics";
 import { openDb } from "@/lib/db/client";
 import { ceilingOf, LONG_CHECKPOINTS } from "./ceiling";
 import type { Ledger, LedgerSetup } from "./ledger";
@@ -70,8 +70,8 @@ const POLICIES: Policy[] = ["capdex", "raw_success", "random"];
 function emptyFigures(): PolicyFigures {
   const per = <T>(f: () => T) => Object.fromEntries(PRESETS.map((p) => [p, f()])) as Record<RankingPreset, T>;
   return {
-    checkpoints: per(() => CHECKPOINTS.map(() => ({ n: 0, best: 0, near: 0, gap: 0 }))),
-    capdexView: per(() => CHECKPOINTS.map(() => ({ n: 0, best: 0, near: 0, gap: 0 }))),
+    checkpoints: hitsByPreset(CHECKPOINTS),
+    capdexView: hitsByPreset(CHECKPOINTS),
     hourly: per(() => ({ n: 0, best: 0, near: 0, gap: 0 })),
     agents: per(() => ({ calls: 0, first: 0, oracle: 0, eventual: 0, gap: 0 })),
     outages: [],
@@ -147,9 +147,8 @@ export async function runEvaluation(config: EvalConfig, log: (line: string) => v
   const results = await runWorlds(configs, jobs, (w) =>
     log(`seed ${w.config.seed} ${w.config.policy}${w.config.adversary === "none" ? "" : ` + ${w.config.adversary}`}: ${(w.ms / 1000).toFixed(1)} s`),
   );
-  const zeros = (ks: readonly number[]) => Object.fromEntries(PRESETS.map((p) => [p, ks.map(() => ({ n: 0, best: 0, near: 0, gap: 0 }))])) as Record<RankingPreset, Hits[]>;
-  const ceiling = zeros(CHECKPOINTS);
-  const ceilingLong = zeros(LONG_CHECKPOINTS);
+  const ceiling = hitsByPreset(CHECKPOINTS);
+  const ceilingLong = hitsByPreset(LONG_CHECKPOINTS);
   for (const seed of config.seeds) {
     const mine = results.filter((w) => w.config.seed === seed);
     const clean = mine.find((w) => w.config.policy === "capdex" && w.config.adversary === "none")!;
