@@ -7,7 +7,7 @@ import { hostOf, runImport, type RunSummary } from "./run";
 import { importSettings } from "./settings";
 
 export { runImport, type RunSummary } from "./run";
-export { listUnmapped, mapImportedUrl, ignoreImportedUrl } from "./queue";
+export { listUnmapped, listHeldBack, mapImportedUrl, ignoreImportedUrl } from "./queue";
 export { importSettings } from "./settings";
 
 /** Claims of a source last this long: longer than a run can take, so two instances never run one source together. */

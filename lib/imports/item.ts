@@ -36,8 +36,22 @@ export type ParsedItem = {
   paymentSeen: PaymentSeenValue;
   declaration: Declaration | null;
   call: CallShape | null;
-  /** What the intent resolver reads to map the item to a capability. */
+  /** What the intent resolver reads to map the item to a capability: everything, and each part alone. */
   mappingText: string;
+  parts: MappingParts;
+  /** Declared input field names, sorted (two listings with the same description and these are duplicates). */
+  inputNames: string[];
+};
+
+/** The item's words by where they come from (lib/imports/map.ts resolves each alone, and all together). */
+export type MappingParts = {
+  description: string;
+  /** The service name and tags. */
+  name: string;
+  /** The URL path's words. */
+  path: string;
+  /** Names of the declared input fields (or MCP tool) and output keys, split into words. */
+  fields: string;
 };
 
 type Obj = Record<string, unknown>;
@@ -112,6 +126,8 @@ export function parseItem(raw: unknown, pageVersion: number | null, allowPrivate
   const valid = declared.status === "valid" ? declared : null;
   const method = valid?.call.method ?? (type === "mcp" ? "POST" : "GET");
   const path = decodeURIComponentSafe(new URL(target.url).pathname).replace(/[/_.\-]+/g, " ");
+  const { words: fields, input: inputNames } = fieldWords(valid?.call ?? null, raw, firstV1);
+  const name = [serviceName ?? "", tags.join(" ")].join(" ").replace(/\s+/g, " ").trim();
   const mimeType = str(raw.mimeType, 100) || str(firstV1?.mimeType, 100);
   return {
     ok: true,
@@ -135,9 +151,57 @@ export function parseItem(raw: unknown, pageVersion: number | null, allowPrivate
       },
       declaration: valid?.declaration ?? null,
       call: valid?.call ?? null,
-      mappingText: [description, serviceName ?? "", tags.join(" "), path].join(" ").replace(/\s+/g, " ").trim().slice(0, 500),
+      mappingText: [description, name, path].join(" ").replace(/\s+/g, " ").trim().slice(0, 500),
+      parts: { description, name: name.slice(0, 300), path: path.replace(/\s+/g, " ").trim().slice(0, 300), fields },
+      inputNames,
     },
   };
+}
+
+// JSON Schema's and envelopes' own words, which say nothing of what a listing does.
+const SCHEMA_WORDS = new Set(
+  "type properties required description items title input output response data error errors meta metadata status result results message ok success id x payment additional default enum format schema body query params".split(" "),
+);
+const keysOf = (v: unknown): string[] => (isObj(v) ? Object.keys(v).slice(0, 30) : []);
+
+/**
+ * The declared field names as words ("walletAddress" -> "wallet address"): input properties (or the
+ * MCP tool's name and arguments) and output keys, from the valid declaration, else from the raw
+ * item's v1 outputSchema or v2 bazaar info (a declaration that does not validate still names fields).
+ */
+function fieldWords(call: CallShape | null, raw: Obj, firstV1: PaymentRequirementsV1 | undefined): { words: string; input: string[] } {
+  const names: string[] = [];
+  const inputs = new Set<string>();
+  if (call) {
+    const input = call.input as Obj;
+    if (typeof input.tool === "string") names.push(input.tool);
+    names.push(...keysOf((input.schema as Obj | undefined)?.properties), ...keysOf(input.example));
+    for (const n of names) inputs.add(n);
+    const output = call.output as Obj | undefined;
+    names.push(...keysOf(output?.example), ...keysOf((output?.schema as Obj | undefined)?.properties));
+  } else {
+    const v1 = (firstV1 as unknown as Obj | undefined)?.outputSchema;
+    const info = isObj(raw.extensions) && isObj(raw.extensions.bazaar) ? raw.extensions.bazaar.info : undefined;
+    for (const src of [v1, info]) {
+      if (!isObj(src)) continue;
+      const input = isObj(src.input) ? src.input : {};
+      for (const k of ["queryParams", "bodyFields", "body", "headerFields", "properties"]) names.push(...keysOf(input[k]).filter((n) => !/^x-payment$/i.test(n)));
+      if (typeof input.toolName === "string") names.push(input.toolName);
+      for (const n of names) inputs.add(n);
+      const output = isObj(src.output) ? src.output : {};
+      names.push(...keysOf(isObj(output.example) ? output.example : output));
+    }
+  }
+  const words = new Set<string>();
+  for (const n of names) {
+    for (const w of n
+      .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+      .replace(/[_.\-/]+/g, " ")
+      .toLowerCase()
+      .split(/\s+/))
+      if (w && !SCHEMA_WORDS.has(w) && !/^\$|^\d+$/.test(w) && words.size < 40) words.add(w.slice(0, 40));
+  }
+  return { words: [...words].join(" "), input: [...inputs].sort() };
 }
 
 function decodeURIComponentSafe(s: string): string {

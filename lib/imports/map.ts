@@ -1,29 +1,79 @@
 // Mapping catalogue items to capabilities with the intent resolver's public API (the index Capdex
-// builds with buildIntentIndex for the registry, read with resolveIntent): at or above its
-// confidence floor an item is listed under the best capability; below, it waits in the unmapped
-// queue with the resolver's candidates. An operator's mapping is never second-guessed.
-import { resolveIntent } from "@/lib/discovery/intent";
+// builds for the registry, read with resolveIntent). Capdex would rather not list than list under
+// the wrong capability: the item's words are resolved all together and part by part (description,
+// name and tags, URL path, declared field names), and it is listed only when the whole is confident
+// (MAP_THRESHOLD, above discover's floor) and no part confidently names another capability
+// (decideMapping). Otherwise it waits in the unmapped queue with the candidates. An operator's
+// mapping is never second-guessed (lib/imports/store.ts). A part of fewer than two meaningful words
+// is not read alone.
+import { resolveIntent, type IntentResolution } from "@/lib/discovery/intent";
 import { intentIndexOf } from "@/lib/discovery/resolve";
 import type { Registry } from "@/lib/registry";
+import type { MappingParts, ParsedItem } from "./item";
+import { meaningfulWords } from "./noise";
 
-export type Mapping = { capabilityId: string | null; confidence: number | null; candidates: Array<{ capability_id: string; confidence: number }> };
+export type Candidate = { capability_id: string; confidence: number };
+export type Mapping = {
+  capabilityId: string | null;
+  confidence: number | null;
+  candidates: Candidate[];
+  /** Why a resolver mapping was refused: `low_confidence`, or `conflict:<part>` (a part names another capability). */
+  refused?: string;
+};
 
-/** A resolver per registry version; answers kept per text (catalogues repeat descriptions). */
-export function createMapper(registry: Registry): (text: string) => Mapping {
-  const index = intentIndexOf(registry);
-  const seen = new Map<string, Mapping>();
-  return (text) => {
-    let m = seen.get(text);
-    if (!m) {
-      const r = text ? resolveIntent(index, text) : { best: null, candidates: [] };
-      m = {
-        capabilityId: r.best && registry.byId.has(r.best.capability_id) ? r.best.capability_id : null,
-        confidence: r.best?.confidence ?? r.candidates[0]?.confidence ?? null,
-        candidates: (r.best ? [r.best, ...r.candidates] : r.candidates).slice(0, 4),
-      };
-      if (seen.size >= 5_000) seen.clear();
-      seen.set(text, m);
+/** The combined answer must be at least this confident to list (discover answers from 0.4). Chosen on the dev split: docs/imports.md. */
+export const MAP_THRESHOLD = 0.7;
+/** A part this confident in another capability than the combined answer vetoes the listing. */
+export const CONFLICT_THRESHOLD = 0.5;
+/** A part with fewer meaningful words is not read alone ("Provider 5", "prompt"): the resolver is sure of too little. */
+export const PART_MIN_WORDS = 2;
+
+export type PartName = keyof MappingParts;
+export type PartAnswers = { combined: Candidate[]; parts: Partial<Record<PartName, Candidate[]>> };
+
+/**
+ * The decision, pure: list under the combined answer's best when it reaches `threshold` and no part
+ * names another capability at `conflict` or more; else no capability (the candidates are kept).
+ */
+export function decideMapping(a: PartAnswers, opts: { threshold?: number; conflict?: number } = {}): Mapping {
+  const threshold = opts.threshold ?? MAP_THRESHOLD;
+  const conflict = opts.conflict ?? CONFLICT_THRESHOLD;
+  const best = a.combined[0] ?? null;
+  const candidates = a.combined.slice(0, 4);
+  if (!best || best.confidence < threshold) return { capabilityId: null, confidence: best?.confidence ?? null, candidates, refused: "low_confidence" };
+  for (const [part, answer] of Object.entries(a.parts) as Array<[PartName, Candidate[] | undefined]>) {
+    const top = answer?.[0];
+    if (top && top.capability_id !== best.capability_id && top.confidence >= conflict) {
+      return { capabilityId: null, confidence: best.confidence, candidates, refused: `conflict:${part}` };
     }
-    return m;
+  }
+  return { capabilityId: best.capability_id, confidence: best.confidence, candidates };
+}
+
+const ranked = (r: IntentResolution): Candidate[] => (r.best ? [r.best, ...r.candidates] : r.candidates);
+
+/** All of the item's words together: what it says, its name, its path and its fields. */
+export function combinedText(item: Pick<ParsedItem, "mappingText" | "parts">): string {
+  return [item.mappingText, item.parts.fields].join(" ").replace(/\s+/g, " ").trim().slice(0, 600);
+}
+
+/** A mapper per registry version; answers kept per text (catalogues repeat descriptions and paths). */
+export function createMapper(registry: Registry, opts: { threshold?: number; conflict?: number } = {}): (item: ParsedItem) => Mapping {
+  const index = intentIndexOf(registry);
+  const seen = new Map<string, Candidate[]>();
+  const read = (text: string): Candidate[] => {
+    if (!text) return [];
+    let r = seen.get(text);
+    if (!r) {
+      r = ranked(resolveIntent(index, text)).filter((c) => registry.byId.has(c.capability_id));
+      if (seen.size >= 5_000) seen.clear();
+      seen.set(text, r);
+    }
+    return r;
+  };
+  return (item) => {
+    const parts: PartAnswers["parts"] = {};
+    for (const p of ["description", "name", "path", "fields"] as const) if (meaningfulWords(item.parts[p]).length >= PART_MIN_WORDS) parts[p] = read(item.parts[p]);
+    return decideMapping({ combined: read(combinedText(item)), parts }, opts);
   };
 }

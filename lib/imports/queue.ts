@@ -40,6 +40,30 @@ export async function listUnmapped(db: Db, opts: { limit?: number } = {}): Promi
   };
 }
 
+export type HeldItem = { source: string; url: string; reason: string; description: string; lastSeenAt: Date };
+
+/** Items held back as noise (lib/imports/noise.ts), newest first, and their count per reason. */
+export async function listHeldBack(db: Db, opts: { limit?: number; reason?: string } = {}): Promise<{ items: HeldItem[]; total: number; byReason: Array<{ reason: string; items: number }> }> {
+  const reason = opts.reason ?? null;
+  const [items, byReason] = await Promise.all([
+    queryRows<{ source_host: string; url: string; reason: string; description: string | null; last_seen_at: string | Date }>(
+      db,
+      sql`select source_host, url, reason, facts->>'description' as description, last_seen_at from import_items
+          where state = 'held_back' and (${reason}::text is null or reason = ${reason}::text)
+          order by last_seen_at desc, url limit ${opts.limit ?? 50}`,
+    ),
+    queryRows<{ reason: string; items: number }>(
+      db,
+      sql`select reason, count(*)::int as items from import_items where state = 'held_back' group by 1 order by 2 desc, 1`,
+    ),
+  ]);
+  return {
+    items: items.map((r) => ({ source: r.source_host, url: r.url, reason: r.reason, description: r.description ?? "", lastSeenAt: new Date(r.last_seen_at) })),
+    total: byReason.filter((r) => !reason || r.reason === reason).reduce((a, r) => a + Number(r.items), 0),
+    byReason: byReason.map((r) => ({ reason: r.reason, items: Number(r.items) })),
+  };
+}
+
 async function itemsAt(db: Db, url: string) {
   const rows = await queryRows<{ source_host: string; state: string; facts: (Record<string, unknown> & { full?: boolean }) | null; last_run_id: string | null }>(
     db,
@@ -59,7 +83,7 @@ export async function mapImportedUrl(db: Db, url: string, capabilityId: string):
   await queryRows(
     db,
     sql`update import_items set mapped_by = 'operator', capability_id = ${capabilityId},
-          state = case when state in ('unmapped', 'ignored') then 'mapped' else state end, reason = null
+          state = case when state in ('unmapped', 'ignored', 'held_back') then 'mapped' else state end, reason = null
         where url = ${url}`,
   );
   let listed = 0;
@@ -69,7 +93,7 @@ export async function mapImportedUrl(db: Db, url: string, capabilityId: string):
       pending += 1; // listed (or moved) by the source's next run
       continue;
     }
-    const { full: _full, ...item } = r.facts;
+    const { full: _full, noise_keys: _keys, ...item } = r.facts;
     const result = await storePage(db, { sourceHost: r.source_host, runId: r.last_run_id ?? crypto.randomUUID() }, [item as unknown as ParsedItem], () => ({ capabilityId, confidence: 1, candidates: [] }));
     listed += result.new + result.updated + result.unchanged;
     for (const c of result.capabilities) invalidateCandidates(db, c);

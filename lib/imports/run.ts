@@ -9,8 +9,9 @@ import { getRegistry } from "@/lib/registry";
 import { fetchPage } from "./fetch";
 import { parseItem } from "./item";
 import { createMapper } from "./map";
+import { createNoiseJudge } from "./noise";
 import { importSettings, type ImportSettings } from "./settings";
-import { storePage } from "./store";
+import { settleGroups, storePage, type PageResult } from "./store";
 
 export const DELIST_AFTER_MISSED_RUNS = 3;
 
@@ -24,6 +25,8 @@ export type RunSummary = {
   unchanged: number;
   unmapped: number;
   delisted: number;
+  /** Noise held back instead of listed, by reason (lib/imports/noise.ts). */
+  held_back: Record<string, number>;
   /** Items not listed, by reason (bad input, and URLs held by someone else). */
   skipped: Record<string, number>;
   /** Pages that could not be used, by reason. */
@@ -47,11 +50,22 @@ export async function runImport(db: Db, source: string, overrides: Partial<Impor
   const started = Date.now();
   const sourceHost = hostOf(source);
   const [{ id: runId }] = await queryRows<{ id: string }>(db, sql`insert into import_runs (source_url, source_host) values (${source}, ${sourceHost}) returning id::text as id`);
-  const summary: RunSummary = { source, status: "completed", seen: 0, new: 0, updated: 0, unchanged: 0, unmapped: 0, delisted: 0, skipped: {}, pages_skipped: {}, pages: 0, bytes: 0, stopped: null, ms: 0 };
+  const summary: RunSummary = { source, status: "completed", seen: 0, new: 0, updated: 0, unchanged: 0, unmapped: 0, delisted: 0, held_back: {}, skipped: {}, pages_skipped: {}, pages: 0, bytes: 0, stopped: null, ms: 0 };
   const touched = new Set<string>();
   const seenUrls = new Set<string>();
   try {
     const map = createMapper(await getRegistry(db));
+    const judge = createNoiseJudge();
+    const add = (stored: PageResult) => {
+      summary.new += stored.new;
+      summary.updated += stored.updated;
+      summary.unchanged += stored.unchanged;
+      summary.unmapped += stored.unmapped;
+      summary.delisted += stored.delisted;
+      for (const [k, n] of Object.entries(stored.held)) bump(summary.skipped, k, n);
+      for (const [k, n] of Object.entries(stored.heldBack)) bump(summary.held_back, k, n);
+      for (const c of stored.capabilities) touched.add(c);
+    };
     let offset = 0;
     let failures = 0;
     let total: number | null = null;
@@ -102,20 +116,30 @@ export async function runImport(db: Db, source: string, overrides: Partial<Impor
           valid.push(parsed.item);
         }
       }
-      const stored = await storePage(db, { sourceHost, runId }, valid, map);
-      summary.new += stored.new;
-      summary.updated += stored.updated;
-      summary.unchanged += stored.unchanged;
-      summary.unmapped += stored.unmapped;
-      for (const [k, n] of Object.entries(stored.held)) bump(summary.skipped, k, n);
-      for (const c of stored.capabilities) touched.add(c);
+      add(await storePage(db, { sourceHost, runId }, valid, map, judge));
       offset += page.items.length;
     }
     if (summary.stopped) summary.status = summary.pages_skipped.page_failed && summary.seen === 0 ? "failed" : "partial";
     else if (Object.keys(summary.pages_skipped).length) summary.status = "partial";
     if (summary.status === "completed") {
+      // Groups are known once the whole catalogue was read: settle them, then count the items' final states.
+      const settled = await settleGroups(db, { sourceHost, runId }, map);
+      summary.new += settled.new;
+      summary.delisted += settled.delisted;
+      for (const c of settled.capabilities) touched.add(c);
+      const states = await queryRows<{ state: string; reason: string | null; n: number }>(
+        db,
+        sql`select state, reason, count(*)::int as n from import_items
+            where source_host = ${sourceHost} and last_run_id = ${runId}::uuid and state in ('held_back', 'unmapped') group by 1, 2`,
+      );
+      summary.held_back = {};
+      summary.unmapped = 0;
+      for (const r of states) {
+        if (r.state === "unmapped") summary.unmapped += Number(r.n);
+        else bump(summary.held_back, r.reason ?? "unknown", Number(r.n));
+      }
       const delisted = await countMisses(db, sourceHost, runId);
-      summary.delisted = delisted.length;
+      summary.delisted += delisted.length;
       for (const c of delisted) touched.add(c);
     }
   } catch (err) {

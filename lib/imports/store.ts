@@ -8,21 +8,39 @@ import { queryRows, type Db } from "@/lib/db/client";
 import { endpoints, providers } from "@/lib/db/schema";
 import type { ParsedItem } from "./item";
 import type { Mapping } from "./map";
+import { GROUP_MIN, GROUP_REASONS, groupKeysOf, groupVerdict, noiseOfItem, type NoiseReason } from "./noise";
 
 export type HeldReason = "held_by_submission" | "held_by_other_source" | "claimed_listing" | "ignored";
-export type PageResult = { new: number; updated: number; unchanged: number; unmapped: number; held: Partial<Record<HeldReason, number>>; capabilities: Set<string> };
+export type PageResult = {
+  new: number;
+  updated: number;
+  unchanged: number;
+  unmapped: number;
+  held: Partial<Record<HeldReason, number>>;
+  /** Noise held back, by reason (lib/imports/noise.ts). */
+  heldBack: Partial<Record<NoiseReason, number>>;
+  /** The source's own endpoints delisted because their item is now noise or unmapped. */
+  delisted: number;
+  capabilities: Set<string>;
+};
+export type NoiseJudge = (item: ParsedItem, previous?: { state: string; reason: string | null }) => NoiseReason | null;
 
-type ItemRow = { url: string; state: string; capability_id: string | null; mapped_by: string | null; endpoint_id: string | null };
+type ItemRow = { url: string; state: string; reason: string | null; capability_id: string | null; mapped_by: string | null; endpoint_id: string | null };
 type Holder = { id: string; url: string; capability_id: string; source: string; domain_verified: boolean };
 
 const textArray = (xs: string[]) => sql`${`{${xs.map((x) => `"${x.replace(/(["\\])/g, "\\$1")}"`).join(",")}}`}::text[]`;
 
-export async function storePage(db: Db, ctx: { sourceHost: string; runId: string }, items: ParsedItem[], map: (text: string) => Mapping): Promise<PageResult> {
-  const out: PageResult = { new: 0, updated: 0, unchanged: 0, unmapped: 0, held: {}, capabilities: new Set() };
+/**
+ * `judge`: the run's noise judge (none: no noise check, as for an operator's mapping). Noise and
+ * items that no longer map are held back / unmapped, and the source's own endpoint of such an item
+ * (unclaimed) is delisted.
+ */
+export async function storePage(db: Db, ctx: { sourceHost: string; runId: string }, items: ParsedItem[], map: (item: ParsedItem) => Mapping, judge?: NoiseJudge): Promise<PageResult> {
+  const out: PageResult = { new: 0, updated: 0, unchanged: 0, unmapped: 0, held: {}, heldBack: {}, delisted: 0, capabilities: new Set() };
   if (!items.length) return out;
   const urls = items.map((i) => i.url);
   const [known, holders] = await Promise.all([
-    queryRows<ItemRow>(db, sql`select url, state, capability_id, mapped_by, endpoint_id::text as endpoint_id from import_items where source_host = ${ctx.sourceHost} and url = any(${textArray(urls)})`),
+    queryRows<ItemRow>(db, sql`select url, state, reason, capability_id, mapped_by, endpoint_id::text as endpoint_id from import_items where source_host = ${ctx.sourceHost} and url = any(${textArray(urls)})`),
     queryRows<Holder>(db, sql`select id::text as id, url, capability_id, source, domain_verified from endpoints where url = any(${textArray(urls)})`),
   ]);
   const knownBy = new Map(known.map((k) => [k.url, k]));
@@ -35,7 +53,12 @@ export async function storePage(db: Db, ctx: { sourceHost: string; runId: string
     const prev = knownBy.get(item.url);
     const hs = holdersBy.get(item.url) ?? [];
     const operator = prev?.mapped_by === "operator" && prev.capability_id;
-    const mapping: Mapping = operator ? { capabilityId: prev.capability_id, confidence: 1, candidates: [] } : map(item.mappingText);
+    const noise = operator || !judge ? null : judge(item, prev ? { state: prev.state, reason: prev.reason } : undefined);
+    const mapping: Mapping = operator
+      ? { capabilityId: prev.capability_id, confidence: 1, candidates: [] }
+      : noise
+        ? { capabilityId: null, confidence: null, candidates: [] }
+        : map(item);
     const held = (reason: HeldReason): Decision => {
       out.held[reason] = (out.held[reason] ?? 0) + 1;
       return { item, state: reason === "ignored" ? "ignored" : "held", reason, mapping, mappedBy: operator ? "operator" : "resolver", own: null };
@@ -44,9 +67,12 @@ export async function storePage(db: Db, ctx: { sourceHost: string; runId: string
     else if (hs.some((h) => h.source === "submission")) decisions.push(held("held_by_submission"));
     else if (hs.some((h) => h.source !== ctx.sourceHost)) decisions.push(held("held_by_other_source"));
     else if (hs.some((h) => h.domain_verified)) decisions.push(held("claimed_listing"));
-    else if (!mapping.capabilityId) {
+    else if (noise) {
+      out.heldBack[noise] = (out.heldBack[noise] ?? 0) + 1;
+      decisions.push({ item, state: "held_back", reason: noise, mapping, mappedBy: null, own: hs[0] ?? null });
+    } else if (!mapping.capabilityId) {
       out.unmapped += 1;
-      decisions.push({ item, state: "unmapped", reason: "unmapped_capability", mapping, mappedBy: null, own: null });
+      decisions.push({ item, state: "unmapped", reason: "unmapped_capability", mapping, mappedBy: null, own: hs[0] ?? null });
     } else decisions.push({ item, state: "mapped", reason: null, mapping, mappedBy: operator ? "operator" : "resolver", own: hs[0] ?? null });
   }
 
@@ -77,6 +103,13 @@ export async function storePage(db: Db, ctx: { sourceHost: string; runId: string
     out.updated += changed.length;
     out.unchanged += owned.length - changed.length;
   }
+  // Noise, or no longer mapped: the source's own endpoint leaves discover (kept, like a dropped one).
+  const unlisted = decisions.filter((d) => (d.state === "held_back" || d.state === "unmapped") && d.own).map((d) => d.own!.id);
+  if (unlisted.length) {
+    const rows = await delistOwn(db, ctx.sourceHost, unlisted);
+    out.delisted += rows.length;
+    for (const r of rows) out.capabilities.add(r.capability_id);
+  }
   await upsertItems(db, ctx, decisions.map((d) => ({
     url: d.item.url,
     state: d.state,
@@ -85,10 +118,106 @@ export async function storePage(db: Db, ctx: { sourceHost: string; runId: string
     mapped_by: d.mappedBy,
     confidence: d.mapping.confidence,
     candidates: d.mapping.candidates,
-    // Unmapped items keep everything, so an operator's mapping can list them at once (lib/imports/queue.ts).
-    facts: d.state === "unmapped" ? { ...d.item, full: true } : { description: d.item.description, service_name: d.item.serviceName, tags: d.item.tags, method: d.item.method, price_per_call: d.item.pricePerCall, network: d.item.network, type: d.item.type },
-    endpoint_id: endpointIds.get(d.item.url) ?? null,
+    // Unmapped and held-back items keep everything, so an operator's mapping (or the end of a run
+    // that releases a group) can list them at once (lib/imports/queue.ts, settleGroups).
+    facts: {
+      ...(d.state === "unmapped" || d.state === "held_back"
+        ? { ...d.item, full: true }
+        : { description: d.item.description, service_name: d.item.serviceName, tags: d.item.tags, method: d.item.method, price_per_call: d.item.pricePerCall, network: d.item.network, type: d.item.type }),
+      noise_keys: groupKeysOf(d.item),
+    },
+    endpoint_id: endpointIds.get(d.item.url) ?? d.own?.id ?? null,
   })));
+  return out;
+}
+
+async function delistOwn(db: Db, sourceHost: string, ids: string[]) {
+  return queryRows<{ capability_id: string }>(
+    db,
+    sql`update endpoints set status = 'delisted', updated_at = now()
+        where id = any(${`{${ids.join(",")}}`}::uuid[]) and source = ${sourceHost} and not domain_verified and status = 'listed'
+        returning capability_id`,
+  );
+}
+
+/**
+ * The end of a completed run: the host groups of its items (same description; same description and
+ * declared input) are counted over the whole catalogue, and each big group's verdict applied
+ * (groupVerdict): boilerplate holds every member back, duplicates all but one representative (the
+ * smallest URL). Members listed before their group was known are held back and delisted; members
+ * held back for a group that is no longer one (or the representative) are stored again as any item.
+ */
+export async function settleGroups(db: Db, ctx: { sourceHost: string; runId: string }, map: (item: ParsedItem) => Mapping): Promise<PageResult> {
+  const groups = await queryRows<{ r: string; d: string; short: boolean; n: number; rep: string; total: number; kinds: number }>(
+    db,
+    sql`with g as (
+          select facts->'noise_keys'->>'repeat' as r, facts->'noise_keys'->>'duplicate' as d,
+                 bool_or((facts->'noise_keys'->>'short')::boolean) as short, count(*)::int as n, min(url) as rep
+          from import_items
+          where source_host = ${ctx.sourceHost} and last_run_id = ${ctx.runId}::uuid and facts->'noise_keys'->>'repeat' is not null
+          group by 1, 2),
+        t as (select r, sum(n)::int as total, count(*)::int as kinds from g group by r)
+        select g.r, g.d, g.short, g.n, g.rep, t.total, t.kinds from g join t using (r)
+        where t.total >= ${GROUP_MIN} or g.n >= ${GROUP_MIN}`,
+  );
+  // Each duplicate key's verdict, and the representative kept of duplicates.
+  const verdict = new Map<string, { reason: NoiseReason; keep: string | null }>();
+  for (const g of groups) {
+    const v = groupVerdict({ short: g.short, repeatCount: Number(g.total), repeatKinds: Number(g.kinds), duplicateCount: Number(g.n) });
+    if (v) verdict.set(g.d, { reason: v, keep: v === "duplicate_listing" ? g.rep : null });
+  }
+  const out: PageResult = { new: 0, updated: 0, unchanged: 0, unmapped: 0, held: {}, heldBack: {}, delisted: 0, capabilities: new Set() };
+  const bigKeys = [...verdict.keys()];
+  const candidates = await queryRows<{ url: string; state: string; reason: string | null; d: string | null; endpoint_id: string | null; facts: (Record<string, unknown> & { full?: boolean }) | null }>(
+    db,
+    sql`select url, state, reason, facts->'noise_keys'->>'duplicate' as d, endpoint_id::text as endpoint_id,
+               case when state = 'held_back' then facts end as facts
+        from import_items
+        where source_host = ${ctx.sourceHost} and last_run_id = ${ctx.runId}::uuid and mapped_by is distinct from 'operator'
+          and ((state in ('mapped', 'unmapped') and facts->'noise_keys'->>'duplicate' = any(${textArray(bigKeys)}))
+               or (state = 'held_back' and reason = any(${textArray([...GROUP_REASONS])})))`,
+  );
+  const hold: Array<{ url: string; reason: NoiseReason; endpoint_id: string | null }> = [];
+  const release: ParsedItem[] = [];
+  for (const c of candidates) {
+    let item: ParsedItem | null = null;
+    if (c.state === "held_back") {
+      if (!c.facts?.full) continue;
+      const { full: _full, noise_keys: _keys, ...rest } = c.facts;
+      item = rest as unknown as ParsedItem;
+      if (noiseOfItem(item)) continue; // noise by itself, whatever its group
+    }
+    const v = c.d ? verdict.get(c.d) : undefined;
+    const target = v && v.keep !== c.url ? v.reason : null;
+    if (target && (c.state !== "held_back" || c.reason !== target)) hold.push({ url: c.url, reason: target, endpoint_id: c.state === "held_back" ? null : c.endpoint_id });
+    else if (!target && item) release.push(item);
+  }
+  if (hold.length) {
+    await queryRows(
+      db,
+      sql`update import_items i set state = 'held_back', reason = x.reason
+          from jsonb_to_recordset(${JSON.stringify(hold)}::jsonb) as x(url text, reason text)
+          where i.source_host = ${ctx.sourceHost} and i.url = x.url`,
+    );
+    for (const h of hold) out.heldBack[h.reason] = (out.heldBack[h.reason] ?? 0) + 1;
+    const ids = hold.flatMap((h) => (h.endpoint_id ? [h.endpoint_id] : []));
+    if (ids.length) {
+      const rows = await delistOwn(db, ctx.sourceHost, ids);
+      out.delisted += rows.length;
+      for (const r of rows) out.capabilities.add(r.capability_id);
+    }
+  }
+  // Released: their own noise still counts, their group no longer does.
+  for (let i = 0; i < release.length; i += 500) {
+    const r = await storePage(db, ctx, release.slice(i, i + 500), map, noiseOfItem);
+    out.new += r.new;
+    out.updated += r.updated;
+    out.unchanged += r.unchanged;
+    out.unmapped += r.unmapped;
+    for (const [k, n] of Object.entries(r.heldBack) as Array<[NoiseReason, number]>) out.heldBack[k] = (out.heldBack[k] ?? 0) + n;
+    out.delisted += r.delisted;
+    for (const c of r.capabilities) out.capabilities.add(c);
+  }
   return out;
 }
 

@@ -4,7 +4,10 @@
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "@/lib/db/client";
 import type { Listing, ListingStatus } from "@/lib/schemas/listing-status";
+import { NOISE_REASONS, type NoiseReason } from "@/lib/imports/noise";
 import { LISTING_REASONS, reasonOfProbe, type ListingReason } from "./reasons";
+
+const isNoise = (r: string | null): r is NoiseReason => NOISE_REASONS.includes(r as NoiseReason);
 
 /** The URL and the forms it may be stored under: scheme and host case, default port, trailing slash. */
 export function urlVariants(input: string): { url: string; variants: string[] } {
@@ -29,7 +32,7 @@ type EndpointRow = {
   id: string; capability_id: string; status: string; check_state: string; source: string; domain_verified: boolean; created_at: string | Date;
   last_check_at: string | Date | null; last_check_ok: boolean | null; last_check_reason: string | null; last_check_status: number | null;
   consecutive_failures: number; call_source: string | null; declaration_reason: string | null; submission_status: string | null;
-  item_state: string | null; item_missed: number | null; item_last_seen: string | Date | null; updated_at: string | Date;
+  item_state: string | null; item_reason: string | null; item_missed: number | null; item_last_seen: string | Date | null; updated_at: string | Date;
 };
 type ItemRow = { id: string; source_host: string; state: string; reason: string | null; capability_id: string | null; candidates: Array<{ capability_id: string; confidence: number }> | null; first_seen_at: string | Date; last_seen_at: string | Date };
 type SubmissionRow = { id: string; status: string; capability_id: string; created_at: string | Date; updated_at: string | Date; last_check: { reason?: string; detail?: string } | null };
@@ -46,7 +49,7 @@ export async function getListingStatus(db: Db, input: string): Promise<ListingSt
       sql`select e.id::text as id, e.capability_id, e.status, e.check_state, e.source, e.domain_verified, e.created_at, e.updated_at,
                  e.last_check_at, e.last_check_ok, e.last_check_reason, e.last_check_status, e.consecutive_failures,
                  e.call->>'source' as call_source, e.declaration_issue->>'reason' as declaration_reason,
-                 s.status as submission_status, i.state as item_state, i.missed_runs as item_missed, i.last_seen_at as item_last_seen
+                 s.status as submission_status, i.state as item_state, i.reason as item_reason, i.missed_runs as item_missed, i.last_seen_at as item_last_seen
           from endpoints e
           left join submissions s on s.id = e.submission_id
           left join import_items i on i.url = e.url and i.source_host = e.source
@@ -56,7 +59,7 @@ export async function getListingStatus(db: Db, input: string): Promise<ListingSt
     queryRows<ItemRow>(
       db,
       sql`select id::text as id, source_host, state, reason, capability_id, candidates, first_seen_at, last_seen_at
-          from import_items where url = any(${arr(variants)}) and endpoint_id is null and state in ('unmapped', 'ignored')
+          from import_items where url = any(${arr(variants)}) and endpoint_id is null and state in ('unmapped', 'ignored', 'held_back')
           order by first_seen_at, id`,
     ),
     queryRows<SubmissionRow>(
@@ -76,6 +79,8 @@ export async function getListingStatus(db: Db, input: string): Promise<ListingSt
       state = e.item_state === "ignored" ? "ignored" : "delisted";
       if (e.item_state === "ignored") reasons.push("ignored_by_operator");
       else if (e.submission_status === "rejected") reasons.push("rejected_by_operator");
+      else if (e.item_state === "held_back" && isNoise(e.item_reason)) reasons.push(e.item_reason);
+      else if (e.item_state === "unmapped") reasons.push("unmapped_capability");
       else if ((e.item_missed ?? 0) >= 3) reasons.push("dropped_by_source");
     } else {
       state = e.check_state === "failing" ? "failing" : "listed";
@@ -103,13 +108,13 @@ export async function getListingStatus(db: Db, input: string): Promise<ListingSt
     });
   }
   for (const i of items) {
-    const reason: ListingReason = i.state === "ignored" ? "ignored_by_operator" : "unmapped_capability";
+    const reason: ListingReason = i.state === "ignored" ? "ignored_by_operator" : i.state === "held_back" && isNoise(i.reason) ? i.reason : "unmapped_capability";
     const candidates = (i.candidates ?? []).map((c) => `${c.capability_id} (${c.confidence.toFixed(2)})`).join(", ");
     listings.push({
       endpoint_id: null,
       submission_id: null,
       capability_id: null,
-      state: i.state === "ignored" ? "ignored" : "unmapped",
+      state: i.state === "ignored" ? "ignored" : i.state === "held_back" ? "held_back" : "unmapped",
       source: i.source_host,
       domain_verified: false,
       since: iso(i.first_seen_at),

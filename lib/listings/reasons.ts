@@ -58,6 +58,30 @@ export const LISTING_REASONS = {
     title: "The catalogue stopped listing it",
     help: "The catalogue it was imported from has not listed it for 3 runs in a row, so it was delisted. It comes back when the catalogue lists it again; or submit it yourself.",
   },
+  boilerplate_description: {
+    title: "Held back: the description is boilerplate",
+    help: "The catalogue's description is a stock phrase (\"Premium API Access\", \"... | Powered by Questflow\", a price such as \"0.1 USDC on base\"), or the same short phrase many listings of the host share, so it says nothing about what this endpoint does. Set resource.description in your 402 to one sentence saying what the endpoint returns, for what input; the next import reads it.",
+  },
+  empty_description: {
+    title: "Held back: nothing says what it does",
+    help: "The listing has no description (or a few words), and no name, tags, declared input or URL path says what it does. Add resource.description and a bazaar declaration (declareDiscoveryExtension from @x402/extensions) to your 402; the next import reads them.",
+  },
+  duplicate_listing: {
+    title: "Held back: one of many identical listings",
+    help: "Many URLs of the host are listed with the same description and the same declared input; Capdex lists one of them (the first by URL) and holds back the rest. If they do different things, describe each one differently (resource.description) or declare their inputs.",
+  },
+  testnet_only: {
+    title: "Held back: testnet only",
+    help: "Every payment offer is on a testnet (base-sepolia, solana-devnet), so no agent pays for real calls. Add an offer on a main network (base, solana, ...) to the 402; the next import lists it.",
+  },
+  content_paywall: {
+    title: "Held back: a payment for content, not an API",
+    help: "The listing sells access to one piece of content (an IPFS CID, a paywalled article, file or image), which Capdex does not list: it lists APIs agents call for a capability. If it is an API, describe what it returns for what input.",
+  },
+  token_mint: {
+    title: "Held back: a token or NFT mint",
+    help: "Paying mints or sells a token or NFT; Capdex lists APIs agents call for a capability, not sales. If the endpoint does more, describe what it returns for what input.",
+  },
   domain_not_claimed: {
     title: "Imported, domain not claimed",
     help: "The listing came from a catalogue and its provider has not proven the domain: it ranks, but not under verified_only. Claim the listings of your domain with one DNS record.",

@@ -28,6 +28,8 @@ export function describeListing(l: Listing): string {
       return `Delisted since ${when(l.since)}${from}: ${l.reasons[0] ? LISTING_REASONS[l.reasons[0] as keyof typeof LISTING_REASONS].title.toLowerCase() : "no longer listed"}.`;
     case "unmapped":
       return `Found in catalogue ${l.source}, waiting for a capability (first seen ${when(l.since)}, last seen ${l.last_seen_in_source ? when(l.last_seen_in_source) : "?"}).`;
+    case "held_back":
+      return `Found in catalogue ${l.source}, held back: ${l.reasons[0] ? LISTING_REASONS[l.reasons[0] as keyof typeof LISTING_REASONS].title.replace(/^Held back: /, "").toLowerCase() : "noise"} (last seen ${l.last_seen_in_source ? when(l.last_seen_in_source) : "?"}).`;
     case "ignored":
       return `Found in catalogue ${l.source}; an operator chose to keep it out.`;
     case "pending_verification":

@@ -1,12 +1,15 @@
 // Catalogue imports for operators: `import [url]` runs now (every configured source, or one URL);
 // `imports unmapped|map|ignore|runs` works the unmapped queue and shows run summaries.
 import { isApiError } from "@/lib/http/errors";
-import { ignoreImportedUrl, importSettings, listUnmapped, mapImportedUrl, runImport, type RunSummary } from "@/lib/imports";
+import { ignoreImportedUrl, importSettings, listHeldBack, listUnmapped, mapImportedUrl, runImport, type RunSummary } from "@/lib/imports";
 import { listImportRuns } from "@/lib/imports";
 import { flag, registerCommand } from "../cli";
 
 export function formatSummary(r: Partial<RunSummary>): string {
   const skipped = Object.entries(r.skipped ?? {})
+    .map(([k, n]) => `${k} ${n}`)
+    .join(", ");
+  const heldBack = Object.entries(r.held_back ?? {})
     .map(([k, n]) => `${k} ${n}`)
     .join(", ");
   const pages = Object.entries(r.pages_skipped ?? {})
@@ -15,6 +18,7 @@ export function formatSummary(r: Partial<RunSummary>): string {
   return [
     `${r.source}: ${r.status}${r.stopped ? ` (stopped: ${r.stopped})` : ""} in ${((r.ms ?? 0) / 1000).toFixed(1)} s`,
     `  seen ${r.seen ?? 0}, new ${r.new ?? 0}, updated ${r.updated ?? 0}, unchanged ${r.unchanged ?? 0}, unmapped ${r.unmapped ?? 0}, delisted ${r.delisted ?? 0}`,
+    `  held back: ${heldBack || "none"}`,
     `  skipped: ${skipped || "none"}`,
     `  pages ${r.pages ?? 0} (${((r.bytes ?? 0) / 1024).toFixed(0)} KiB)${pages ? `, pages skipped: ${pages}` : ""}`,
   ].join("\n");
@@ -53,12 +57,12 @@ registerCommand("import", {
 });
 
 registerCommand("imports", {
-  summary: "imported items: unmapped (with the resolver's candidates), map <url> <capability_id>, ignore <url>, runs",
-  usage: "imports unmapped [--limit N] | map <url> <capability_id> | ignore <url> | runs [--limit N]",
+  summary: "imported items: unmapped (with the resolver's candidates), held (noise held back, by reason), map <url> <capability_id>, ignore <url>, runs",
+  usage: "imports unmapped [--limit N] | held [--reason R] [--limit N] | map <url> <capability_id> | ignore <url> | runs [--limit N]",
   run: async (args, { open }) => {
     const [sub, a, b] = args;
-    if (!["unmapped", "map", "ignore", "runs"].includes(sub ?? "") || (sub === "map" && (!a || !b)) || (sub === "ignore" && !a)) {
-      console.error("usage: npm run cli -- imports unmapped [--limit N] | map <url> <capability_id> | ignore <url> | runs [--limit N]");
+    if (!["unmapped", "held", "map", "ignore", "runs"].includes(sub ?? "") || (sub === "map" && (!a || !b)) || (sub === "ignore" && !a)) {
+      console.error("usage: npm run cli -- imports unmapped [--limit N] | held [--reason R] [--limit N] | map <url> <capability_id> | ignore <url> | runs [--limit N]");
       return 2;
     }
     const h = await open();
@@ -74,6 +78,12 @@ registerCommand("imports", {
           console.log("nearest capability of the unmapped (a large cluster may show a gap in the registry):");
           for (const c of byCandidate) console.log(`  ${c.capability_id}: ${c.items}`);
         }
+      } else if (sub === "held") {
+        const { items, total, byReason } = await listHeldBack(h.db, { limit: Number(flag(args, "--limit") ?? 50) || 50, reason: flag(args, "--reason") });
+        console.log(`${total} item(s) held back as noise${total > items.length ? `, newest ${items.length} shown` : ""}`);
+        for (const i of items) console.log(`- ${i.url}  [${i.source}] ${i.reason}\n    ${i.description.slice(0, 120) || "(no description)"}`);
+        if (byReason.length) console.log(`by reason: ${byReason.map((r) => `${r.reason} ${r.items}`).join(", ")}`);
+        if (items.length) console.log("an operator's mapping lists one anyway: imports map <url> <capability_id>");
       } else if (sub === "map") {
         const r = await mapImportedUrl(h.db, a, b);
         console.log(`mapped ${a} to ${b}: ${r.listed} listing(s) now${r.pending ? `, ${r.pending} at the source's next run` : ""}`);
