@@ -5,10 +5,18 @@
 // every capability of the registry, including those added since the model was trained.
 import { buildIndex, type IntentDoc, type IntentIndex as LexicalIndex } from "./intent/build";
 import { intentFeatures } from "./intent/features";
+import { splitParts } from "./intent/hints";
 import { lexicalGuesses, resolveLexical, type IntentCandidate, type IntentResolution } from "./intent/lexical";
-import { loadIntentModel, modelLogits, NONE_CLASS, type IntentModel } from "./intent/model";
+import { loadIntentModel, modelLogits, NONE_CLASS, REFUSE_CLASS, type IntentModel } from "./intent/model";
+import { checkRefusal, type RefusalCategory } from "./refusal";
 
 export type { IntentDoc, IntentCandidate, IntentResolution };
+
+/** What discover reads in a need: its job (or none), the other jobs it asks for, or a refusal. */
+export type NeedResolution = IntentResolution & {
+  refused?: { category: RefusalCategory | "harmful_request"; rule: string };
+  also_needed?: IntentCandidate[];
+};
 
 /** Below this confidence the service answers 404 intent_unresolved. */
 export const INTENT_CONFIDENCE_FLOOR = 0.4;
@@ -45,8 +53,9 @@ export function intentLogits(
   model: IntentModel,
   text: string,
   lexical: readonly { doc: number; score: number }[] = lexicalGuesses(index.lexical, text, LEXICAL_KEEP).top,
+  features: readonly string[] = intentFeatures(text),
 ): Float64Array {
-  const logits = modelLogits(model, intentFeatures(text));
+  const logits = modelLogits(model, features);
   if (lexical.length) {
     const s1 = lexical[0].score;
     for (const r of lexical) {
@@ -57,14 +66,25 @@ export function intentLogits(
   return logits;
 }
 
-/** Probabilities, at the fitted temperature, over "none" and the classes that exist in this registry. */
-function modelGuesses(index: IntentIndex, model: IntentModel, text: string, lexical: readonly { doc: number; score: number }[]): IntentCandidate[] {
-  const logits = intentLogits(index, model, text, lexical);
-  const noneClass = model.classIndex.get(NONE_CLASS)!;
+/**
+ * Probabilities, at the fitted temperature, over "none", "refuse" (when the model has it) and the
+ * classes that exist in this registry: the best few capabilities, and the probability of harm.
+ */
+function modelGuesses(
+  index: IntentIndex,
+  model: IntentModel,
+  text: string,
+  lexical: readonly { doc: number; score: number }[],
+  features: readonly string[],
+): { guesses: IntentCandidate[]; harm: number } {
+  const logits = intentLogits(index, model, text, lexical, features);
+  const outside = [model.classIndex.get(NONE_CLASS)!, model.classIndex.get(REFUSE_CLASS) ?? -1].filter((c) => c >= 0);
   const t = model.temperature;
-  let max = logits[noneClass] / t;
+  let max = -Infinity;
+  for (const c of outside) max = Math.max(max, logits[c] / t);
   for (const c of index.classOf) if (c >= 0) max = Math.max(max, logits[c] / t);
-  let sum = Math.exp(logits[noneClass] / t - max);
+  let sum = 0;
+  for (const c of outside) sum += Math.exp(logits[c] / t - max);
   const exp = new Float64Array(index.ids.length);
   index.classOf.forEach((c, i) => {
     if (c >= 0) sum += exp[i] = Math.exp(logits[c] / t - max);
@@ -78,25 +98,70 @@ function modelGuesses(index: IntentIndex, model: IntentModel, text: string, lexi
     top.splice(at, 0, i);
     if (top.length > KEEP) top.pop();
   }
-  return top.map((i) => ({ capability_id: index.ids[i], confidence: exp[i] / sum }));
+  const refuse = model.classIndex.get(REFUSE_CLASS);
+  return {
+    guesses: top.map((i) => ({ capability_id: index.ids[i], confidence: exp[i] / sum })),
+    harm: refuse === undefined ? 0 : Math.exp(logits[refuse] / t - max) / sum,
+  };
 }
 
-export function resolveIntent(index: IntentIndex, intent: string): IntentResolution {
-  const text = typeof intent === "string" ? intent : String(intent);
-  if (!index.model) return resolveLexical(index.lexical, text);
+/** The model's probability of harm at or above which a need is refused. */
+export const HARM_FLOOR = 0.5;
+
+function readText(index: IntentIndex, text: string): IntentResolution & { harm: number } {
+  if (!index.model) return { ...resolveLexical(index.lexical, text), harm: 0 };
   let guesses: IntentCandidate[];
+  let harm: number;
   try {
     const lexical = lexicalGuesses(index.lexical, text, LEXICAL_KEEP);
-    guesses = modelGuesses(index, index.model, text, lexical.top);
+    ({ guesses, harm } = modelGuesses(index, index.model, text, lexical.top, intentFeatures(text)));
     // Capabilities the model has never seen compete with the lexical index's own confidence.
     const r = lexical.resolution;
     const fresh = [...(r.best ? [r.best] : []), ...r.candidates].filter((c) => index.unknown.has(c.capability_id));
     if (fresh.length) guesses = [...guesses, ...fresh].sort((a, b) => b.confidence - a.confidence);
   } catch {
     // Input is untrusted text: failing to read it means "not understood", never an exception for the caller.
-    return { best: null, candidates: [] };
+    return { best: null, candidates: [], harm: 0 };
   }
   const top = guesses.slice(0, KEEP).map((c) => ({ capability_id: c.capability_id, confidence: round3(c.confidence) }));
-  if (top.length && top[0].confidence >= INTENT_CONFIDENCE_FLOOR) return { best: top[0], candidates: top.slice(1, 4) };
-  return { best: null, candidates: top.slice(0, 3) };
+  const best = top.length && top[0].confidence >= INTENT_CONFIDENCE_FLOOR && harm < HARM_FLOOR ? top[0] : null;
+  return best ? { best, candidates: top.slice(1, 4), harm } : { best: null, candidates: top.slice(0, 3), harm };
+}
+
+/** The capability that serves a text (a need, or a listing's description), or none. */
+export function resolveIntent(index: IntentIndex, intent: string): IntentResolution {
+  const { best, candidates } = readText(index, typeof intent === "string" ? intent : String(intent));
+  return { best, candidates };
+}
+
+/** A part of a multi-part need counts as a job of its own only at this confidence. */
+const PART_FLOOR = 0.8;
+
+/**
+ * A person's need as discover reads it: refused when it asks for harm (the rule list, or the model's
+ * "refuse" class); else its job, and the other jobs it asks for when it joins several. `best` stays
+ * the whole need's answer (a need with one job and some context, "the user runs a hotel and wants
+ * to know how guests feel", must not be answered by its context); the jobs of its other parts come
+ * in `also_needed`, in order, when the parts agree with the whole (its answer is one of theirs).
+ */
+export function resolveNeed(index: IntentIndex, intent: string): NeedResolution {
+  const text = typeof intent === "string" ? intent : String(intent);
+  const rule = checkRefusal(text);
+  if (rule) return { best: null, candidates: [], refused: rule };
+  const whole = readText(index, text);
+  if (whole.harm >= HARM_FLOOR) return { best: null, candidates: [], refused: { category: "harmful_request", rule: "model" } };
+  const answer = { best: whole.best, candidates: whole.candidates };
+  if (!whole.best) return answer;
+  const parts = splitParts(text);
+  if (parts.length < 2) return answer;
+  const jobs: IntentCandidate[] = [];
+  for (const part of parts) {
+    const r = readText(index, part);
+    if (r.harm >= HARM_FLOOR) return { best: null, candidates: [], refused: checkRefusal(part) ?? { category: "harmful_request", rule: "model" } };
+    if (r.best && r.best.confidence >= PART_FLOOR && !jobs.some((j) => j.capability_id === r.best!.capability_id)) jobs.push(r.best);
+  }
+  const main = whole.best.capability_id;
+  if (jobs.length < 2 || !jobs.some((j) => j.capability_id === main)) return answer;
+  const also = jobs.filter((j) => j.capability_id !== main);
+  return { ...answer, candidates: whole.candidates.filter((c) => !also.some((j) => j.capability_id === c.capability_id)), also_needed: also };
 }

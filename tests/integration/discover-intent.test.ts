@@ -44,6 +44,44 @@ describe("POST /api/discover by intent", () => {
     expect((res.body.errors as Array<{ pointer: string }>)[0].pointer).toBe("#/intent");
   });
 
+  it("refuses a need that asks for harm with 422 intent_refused, no endpoints and no candidates", async () => {
+    for (const intent of ["take over my neighbour's facebook account without them knowing", "écris un e-mail de phishing qui imite ma banque"]) {
+      const res = await post({ intent });
+      expect(res.status, intent).toBe(422);
+      expect(res.headers.get("content-type")).toBe("application/problem+json");
+      expect(res.body.code).toBe("intent_refused");
+      expect(typeof res.body.category).toBe("string");
+      expect(res.body.candidates).toBeUndefined();
+      expect(res.body.ranked_endpoints).toBeUndefined();
+    }
+  });
+
+  it("still serves the legitimate look-alike of a refused need", async () => {
+    const res = await post({ intent: "has my own email address shown up in any data breach" });
+    expect(res.status).toBe(200);
+    expect((res.body.resolved as { capability_id: string }).capability_id).toBe("security.breach_check");
+  });
+
+  it("names the other jobs of a multi-part need in also_needed", async () => {
+    const res = await post({ intent: "transcribe this podcast episode and then translate the transcript into Spanish" });
+    expect(res.status).toBe(200);
+    const resolved = res.body.resolved as { capability_id: string; also_needed?: Candidate[] };
+    const jobs = [resolved.capability_id, ...(resolved.also_needed ?? []).map((c) => c.capability_id)];
+    expect(jobs).toEqual(expect.arrayContaining(["audio.transcribe", "translate.text"]));
+    expect(resolved.also_needed?.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("takes the preset from the intent's words unless the request names one", async () => {
+    const cheap = await post({ intent: "the cheapest weather forecast for Oslo tomorrow" });
+    expect(cheap.status).toBe(200);
+    const info = cheap.body.ranking_info as { preset: string; preset_from_intent?: string };
+    expect(info.preset).toBe("budget");
+    expect(info.preset_from_intent).toBe("budget");
+    const named = await post({ intent: "the cheapest weather forecast for Oslo tomorrow", preferences: { ranking_preset: "speed" } });
+    expect((named.body.ranking_info as { preset: string; preset_from_intent?: string }).preset).toBe("speed");
+    expect((named.body.ranking_info as { preset_from_intent?: string }).preset_from_intent).toBeUndefined();
+  });
+
   it("finds a capability added to the registry at once", async () => {
     await t.db.insert(capabilities).values({
       id: "util.horoscope",

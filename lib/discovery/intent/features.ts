@@ -39,13 +39,38 @@ const SHORTHAND: ReadonlyMap<string, string[]> = new Map(
   }).map(([k, v]) => [k, v.split(" ")]),
 );
 
-const WORD = /[\p{L}\p{N}]+/gu;
+// Marks belong to their word: Devanagari and Thai vowel signs must not split one.
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+
+// Scripts written without spaces (Chinese, Japanese, Thai) and Hangul, whose syllables are dense:
+// a word of theirs is read as character n-grams instead of a cut stem. A mixed run ("api的价格")
+// is split by script first.
+const DENSE = /[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/;
+const SCRIPT_RUNS = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[\u0e00-\u0e7f]+|[\uac00-\ud7af]+|[^\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+/g;
+const HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
+const HANGUL = /^[\uac00-\ud7af]/;
+
+/** Features of one run of a dense script: its Han characters, and its 2- and 3-grams (padded). */
+function denseFeatures(run: string, out: Set<string>): void {
+  const chars = [...run];
+  if (chars.length <= 4 || HANGUL.test(run)) out.add(`w:${run}`);
+  for (const ch of chars) if (HAN.test(ch)) out.add(`c:${ch}`);
+  const padded = ["<", ...chars, ">"];
+  for (let n = 2; n <= 3; n++) {
+    for (let i = 0; i + n <= padded.length; i++) out.add(`g:${padded.slice(i, i + n).join("")}`);
+  }
+}
 const STEM_LENGTH = 6;
 const MIN_GRAM_WORD = 4;
 
 /** A word cut to its first letters: "forecasts", "forecasting" -> "foreca"; "prévisions" -> "previs". */
 export function stemWord(w: string): string {
   return w.length > STEM_LENGTH ? w.slice(0, STEM_LENGTH) : w;
+}
+
+/** Greek's final sigma is the same letter as its medial one. */
+function foldWord(w: string): string {
+  return w.includes("ς") ? w.replace(/ς/g, "σ") : w;
 }
 
 function isFunctionWord(w: string): boolean {
@@ -70,7 +95,8 @@ function urlWords(raw: string): string[] {
 /** The words of a text (accents folded, values taken out) and its value kinds ("@ip", "@url"). */
 export function intentWords(raw: string): { words: string[]; values: string[] } {
   const { text, values } = extractValues(raw, { keepQuoted: true });
-  const words = [...(text.match(WORD) ?? []), ...urlWords(raw)];
+  let words = [...(text.match(WORD) ?? []), ...urlWords(raw)];
+  if (words.some((w) => DENSE.test(w))) words = words.flatMap((w) => (DENSE.test(w) ? (w.match(SCRIPT_RUNS) ?? []) : [w]));
   return { words: words.some((w) => SHORTHAND.has(w)) ? words.flatMap((w) => SHORTHAND.get(w) ?? [w]) : words, values };
 }
 
@@ -84,7 +110,13 @@ export function intentFeatures(raw: string): string[] {
   const out = new Set<string>();
   for (const v of values) out.add(`v:${v}`);
   let previous: string | null = null;
-  for (const w of words) {
+  for (const word of words) {
+    const w = foldWord(word);
+    if (DENSE.test(w)) {
+      denseFeatures(w, out);
+      previous = null;
+      continue;
+    }
     if (/^\d+$/.test(w)) {
       out.add("w:#");
       continue;

@@ -1,10 +1,12 @@
 // The trained intent model (data/intent-model.json, made by `npm run train:intents`): a multinomial
 // logistic regression over the features of ./features.ts, one class per capability it was trained on
-// plus "none" (needs that no capability serves). Weights are sparse and stored as int8.
+// plus "none" (needs that no capability serves) and "refuse" (needs that ask for harm). Weights are sparse and stored as int8.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
 export const NONE_CLASS = "none";
+/** Needs that ask for harm (account takeover, stalking, malware, ...): refused, never served. */
+export const REFUSE_CLASS = "refuse";
 
 export type IntentModelFile = {
   version: 1;

@@ -76,7 +76,10 @@ const QUOTED = /(^|[\s:(])["'“‘«]([^"'”’»]{1,200})["'”’»](?=$|[\s
 
 // Lone surrogates, controls and NULs become spaces so later regexes and normalize() never see ill-formed text.
 const ILL_FORMED = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\u0000-\u001F\u007F-\u009F]/g;
-const MARKS = /\p{M}+/gu;
+// Only the combining marks that Latin, Greek and Cyrillic letters decompose into are folded ("é" -> "e",
+// "ά" -> "α", "й" -> "и"); the vowel signs of Devanagari and Thai, Japanese voicing marks and Hangul
+// jamo are part of their letters and come back together (NFC) after the fold.
+const FOLDED_MARKS = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+/g;
 
 const PLAIN_ASCII = /^[\x20-\x7e]*$/;
 // Cheap pre-checks: most registry fields and many intents need none of the rewriting passes below.
@@ -87,7 +90,7 @@ export function cleanText(raw: string): string {
   if (PLAIN_ASCII.test(raw)) return raw;
   let s = raw.replace(ILL_FORMED, " ");
   try {
-    s = s.normalize("NFKD").replace(MARKS, "");
+    s = s.normalize("NFKD").replace(FOLDED_MARKS, "").normalize("NFC");
   } catch {
     // normalize() can only throw on ill-formed input, which was removed above; keep the text as is regardless.
   }
