@@ -7,6 +7,14 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: "Capdex", template: "%s · Capdex" },
   description: "Find the best callable HTTP API for a job, ranked by price and observed reliability.",
+  // Social previews (Open Graph, and the summary card for X); pages add their own title.
+  openGraph: {
+    siteName: "Capdex",
+    type: "website",
+    title: "Capdex: callable HTTP APIs, ranked by how they really work",
+    description: "Ask for a capability or describe a need; get the endpoints that serve it, ranked by observed reliability, latency and price (x402).",
+  },
+  twitter: { card: "summary" },
 };
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };

@@ -1,7 +1,7 @@
 // Endpoints of a capability as a ranked table: what an agent would call, in the order Capdex ranks
 // them, with price, network, observed figures, check state and score. Scrolls sideways on phones.
 import type { EndpointFacts } from "@/lib/portal/endpoints";
-import { describeExclusion, formatAgo, formatMs, formatPercent, formatPrice, formatScore } from "@/lib/portal/format";
+import { describeExclusion, formatAgo, formatMs, formatPayment, formatPercent, formatPrice, formatScore } from "@/lib/portal/format";
 import type { RankedEndpoint } from "@/lib/schemas/discover";
 
 type Row = RankedEndpoint & { exclusion_reasons?: string[] };
@@ -94,7 +94,9 @@ export function EndpointTable({
                 <tr key={ep.endpoint_id} data-endpoint-id={ep.endpoint_id}>
                   <td className={`${td} tabular-nums text-slate-700`}>{startRank + i}</td>
                   <td className={td}>
-                    <span className="font-medium text-slate-950">{ep.provider_name}</span>
+                    <a className="font-medium text-slate-950 underline" href={ep.page}>
+                      {ep.provider_name}
+                    </a>
                     {f?.isDemo && (
                       <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900" title="Demo listing: sample data, not a real provider">
                         demo
@@ -112,8 +114,8 @@ export function EndpointTable({
                   </td>
                   <td className={`${td} whitespace-nowrap tabular-nums`}>{formatPrice(ep.payment.price_per_call)}</td>
                   <td className={td}>
-                    <span className="whitespace-nowrap">{ep.payment.network}</span>
-                    <span className="block text-xs text-slate-600">{ep.payment.accepted_assets.join(", ")}</span>
+                    <span className="block max-w-[12rem]" data-testid="payment-networks">{formatPayment(ep.payment).networks}</span>
+                    <span className="block text-xs text-slate-600">{formatPayment(ep.payment).assets}</span>
                   </td>
                   <td className={`${td} whitespace-nowrap tabular-nums`}>
                     {formatPercent(ep.observed.success_rate_7d)}
@@ -164,7 +166,10 @@ function EndpointCards({
           <li key={ep.endpoint_id} className="rounded-lg border border-slate-200 p-3">
             <p className="flex items-baseline justify-between gap-2">
               <span className="font-medium text-slate-950">
-                {startRank + i}. {ep.provider_name}
+                {startRank + i}.{" "}
+                <a className="underline" href={ep.page}>
+                  {ep.provider_name}
+                </a>
                 {f?.isDemo && <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">demo</span>}
                 {ep.exploration && <ExplorationTag />}
               </span>
@@ -175,7 +180,7 @@ function EndpointCards({
             </p>
             <dl className="mt-2 grid grid-cols-3 gap-x-3 gap-y-2 text-sm">
               {item("Price / call", formatPrice(ep.payment.price_per_call))}
-              {item("Network", `${ep.payment.network} · ${ep.payment.accepted_assets.join(", ")}`)}
+              {item("Network", `${formatPayment(ep.payment).networks} · ${formatPayment(ep.payment).assets}`)}
               {item("Success 7d", `${formatPercent(ep.observed.success_rate_7d)} (n = ${ep.observed.sample_size_7d})`)}
               {item("p95", formatMs(ep.observed.p95_latency_ms))}
               {item("Checks", <CheckState ep={ep} facts={f} />)}

@@ -1,7 +1,7 @@
 // The answer to a home-page search: the capability an intent resolved to, how sure, and its best endpoints.
 import Link from "next/link";
 import type { EndpointFacts } from "@/lib/portal/endpoints";
-import { formatMs, formatPercent, formatPrice, formatScore } from "@/lib/portal/format";
+import { formatMs, formatPercent, formatPrice, formatProbability, formatScore } from "@/lib/portal/format";
 import type { DiscoverResponse } from "@/lib/schemas/discover";
 
 export function IntentResult({
@@ -23,7 +23,7 @@ export function IntentResult({
         </Link>
         <span className="font-mono text-sm text-slate-700">{resolved.capability_id}</span>
         <span className="rounded bg-white px-2 py-0.5 text-sm font-medium text-slate-800 ring-1 ring-slate-200" data-testid="confidence">
-          confidence {formatPercent(resolved.confidence, 0)}
+          confidence {formatProbability(resolved.confidence)}
         </span>
       </p>
       {resolved.candidates.length > 0 && (
@@ -35,9 +35,28 @@ export function IntentResult({
               <Link className="underline" href={`/capabilities/${c.capability_id}`}>
                 {titleOf(c.capability_id)}
               </Link>{" "}
-              ({formatPercent(c.confidence, 0)})
+              ({formatProbability(c.confidence)})
             </span>
           ))}
+        </p>
+      )}
+      {resolved.also_needed && resolved.also_needed.length > 0 && (
+        <p className="mt-2 text-sm text-slate-700" data-testid="also-needed">
+          Your request also asks for:{" "}
+          {resolved.also_needed.map((c, i) => (
+            <span key={c.capability_id}>
+              {i > 0 && ", "}
+              <Link className="underline" href={`/capabilities/${c.capability_id}`}>
+                {titleOf(c.capability_id)}
+              </Link>
+            </span>
+          ))}{" "}
+          (search for it on its own).
+        </p>
+      )}
+      {answer.ranking_info.preset_from_intent && (
+        <p className="mt-2 text-sm text-slate-700" data-testid="preset-from-intent">
+          Ranked by the {answer.ranking_info.preset_from_intent} preset, as your words asked.
         </p>
       )}
       <h3 className="mt-4 text-sm font-semibold text-slate-800">Top endpoints</h3>
@@ -55,7 +74,10 @@ export function IntentResult({
             <li key={ep.endpoint_id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 rounded-md bg-white p-3 ring-1 ring-slate-200">
               <span className="min-w-0">
                 <span className="font-medium text-slate-950">
-                  {i + 1}. {ep.provider_name}
+                  {i + 1}.{" "}
+                  <Link className="underline" href={ep.page}>
+                    {ep.provider_name}
+                  </Link>
                 </span>
                 {facts.get(ep.endpoint_id)?.isDemo && <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">demo</span>}
                 <span className="block truncate font-mono text-xs text-slate-600">

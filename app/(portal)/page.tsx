@@ -25,6 +25,7 @@ type Search =
   | { kind: "none" }
   | { kind: "found"; answer: DiscoverResponse; facts: Awaited<ReturnType<typeof getEndpointFacts>> }
   | { kind: "unresolved"; candidates: Array<{ capability_id: string; confidence: number }> }
+  | { kind: "refused" }
   | { kind: "error"; message: string };
 
 async function runSearch(db: Db, q: string): Promise<Search> {
@@ -43,6 +44,7 @@ async function runSearch(db: Db, q: string): Promise<Search> {
       const candidates = (err.extras?.candidates as Array<{ capability_id: string; confidence: number }> | undefined) ?? [];
       return { kind: "unresolved", candidates };
     }
+    if (err.code === "intent_refused") return { kind: "refused" };
     if (err.code === "rate_limited") return { kind: "error", message: "Too many searches from your address; wait a minute and try again." };
     return { kind: "error", message: err.message };
   }
@@ -125,6 +127,15 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
                 browse the capabilities
               </Link>
               .
+            </Notice>
+          ) : search.kind === "refused" ? (
+            <Notice tone="error" role="alert" title="Capdex does not help with this">
+              This request asks for something that would harm someone (such as getting into another person&apos;s account, tracking a private person, or
+              buying illegal goods), so Capdex shows no endpoints for it. If you meant something legitimate, such as checking your own account or domain,
+              say so in other words.{" "}
+              <Link className="underline" href="/docs/errors#intent_refused">
+                Why?
+              </Link>
             </Notice>
           ) : (
             <Notice tone="error" role="alert" title="The search could not be run">

@@ -175,6 +175,8 @@ export const endpoints = pgTable(
     pricePerCall: doublePrecision("price_per_call").notNull(),
     // friendly network name, e.g. "base" (lib/schemas/networks.ts)
     network: text("network").notNull().default("base"),
+    // Every payment network it accepts, `network` first (friendly names); empty on rows that only set `network`
+    networks: text("networks").array().notNull().default(sql`'{}'::text[]`),
     acceptedAssets: text("accepted_assets").array().notNull().default(sql`'{"USDC"}'::text[]`),
     // listed | delisted
     status: text("status").notNull().default("listed"),
@@ -263,6 +265,8 @@ export const submissions = pgTable(
     pricePerCall: doublePrecision("price_per_call").notNull(),
     method: text("method").notNull().default("GET"),
     network: text("network").notNull().default("base"),
+    // Every network it accepts, `network` first (POST /submit `networks`)
+    networks: text("networks").array().notNull().default(sql`'{}'::text[]`),
     acceptedAssets: text("accepted_assets").array().notNull().default(sql`'{"USDC"}'::text[]`),
     paymentType: text("payment_type").notNull().default("x402"),
     description: text("description").notNull().default(""),
@@ -400,6 +404,9 @@ export const outcomeReports = pgTable(
     latencyMs: integer("latency_ms"),
     statusCode: smallint("status_code"),
     discoveryId: uuid("discovery_id"),
+    // what went wrong (lib/schemas/outcomes.ts OUTCOME_FAILURES), and what the call cost in USD, when the reporter said
+    failure: text("failure"),
+    paidAmount: doublePrecision("paid_amount"),
     // anonymous | authenticated | probe
     reporterKind: text("reporter_kind").notNull(),
     // a stable, non-reversible id of the reporter (key id or hashed address)

@@ -15,6 +15,7 @@ import type { EndpointCall } from "@/lib/schemas/call";
 import { normalizeNetwork } from "@/lib/schemas/networks";
 import { USDC_ADDRESSES } from "@/lib/probes/assets";
 import { describeError } from "./log";
+import { acceptedNetworksOf } from "./networks";
 import { discoverySettings } from "./settings";
 import { logger } from "@/lib/log";
 
@@ -26,8 +27,10 @@ export type Candidate = {
   paymentType: string;
   pricePerCall: number;
   network: string;
-  /** The network's friendly name (stored as given; normalised once here for the constraint check). */
+  /** The network's friendly name (stored as given; normalised once here). */
   networkName: string;
+  /** Every network it accepts (friendly names, `network` first; lib/discovery/networks.ts); empty when free. */
+  networks: string[];
   acceptedAssets: string[];
   checkState: string;
   domainVerified: boolean;
@@ -72,8 +75,9 @@ const MAX_ENTRIES = 10_000;
  */
 const REFRESH_BATCH = 25;
 
-type Row = Omit<Candidate, "figures" | "lastVerifiedAt" | "networkName" | "assetKeys" | "schemes" | "changedAt" | "call"> & {
+type Row = Omit<Candidate, "figures" | "lastVerifiedAt" | "networkName" | "networks" | "assetKeys" | "schemes" | "changedAt" | "call"> & {
   call: unknown;
+  listedNetworks: string[] | null;
   capabilityId: string;
   lastVerifiedAt: Date | null;
   changedAt: Date | string;
@@ -94,6 +98,7 @@ function selection() {
     paymentType: endpoints.paymentType,
     pricePerCall: endpoints.pricePerCall,
     network: endpoints.network,
+    listedNetworks: endpoints.networks,
     acceptedAssets: endpoints.acceptedAssets,
     checkState: endpoints.checkState,
     domainVerified: endpoints.domainVerified,
@@ -275,6 +280,7 @@ function toCandidate(r: Row): Candidate {
     pricePerCall: Number(r.pricePerCall),
     network: r.network,
     networkName: normalizeNetwork(r.network) ?? r.network,
+    networks: acceptedNetworksOf({ pricePerCall: Number(r.pricePerCall), network: r.network, networks: r.listedNetworks }, seen),
     acceptedAssets: r.acceptedAssets,
     checkState: r.checkState,
     domainVerified: r.domainVerified,

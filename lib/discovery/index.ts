@@ -32,7 +32,9 @@ export async function discover(db: Db, body: DiscoverBody, principal: Principal)
   }
   const { resolved, viaIntent } = resolution;
   metrics().resolutions.inc(viaIntent ? RESOLVED_BY.intent : RESOLVED_BY.capabilityId);
-  const choice = chooseWeights(body.preferences);
+  // A preference in the intent's words ("the cheapest transcription") picks the preset unless the request names one.
+  const fromIntent = !body.preferences?.ranking_preset && !body.preferences?.weights ? resolution.presetFromIntent : null;
+  const choice = chooseWeights(fromIntent ? { ...body.preferences, ranking_preset: fromIntent } : body.preferences);
   const set = await getCandidates(db, resolved.capability_id);
   const ranking = rankCandidates(set.candidates, {
     capabilityId: resolved.capability_id,
@@ -58,6 +60,7 @@ export async function discover(db: Db, body: DiscoverBody, principal: Principal)
     fallback_endpoints: ranking.fallbacks,
     ranking_info: {
       preset: choice.preset,
+      ...(fromIntent ? { preset_from_intent: fromIntent } : {}),
       weights: choice.weights,
       candidates_considered: ranking.considered,
       explored: ranking.explored,

@@ -4,6 +4,7 @@
 import type { EXCLUSION_REASONS, FallbackEndpoint, RankedEndpoint } from "@/lib/schemas/discover";
 import type { Candidate } from "./candidates";
 import { pickExplorer, placeExplorer } from "./exploration";
+import { meetsNetwork } from "./networks";
 import { computeFactors, computeReferences, round4, weighScore, type Factors, type Weights } from "./scoring";
 
 export type ExclusionReason = (typeof EXCLUSION_REASONS)[number];
@@ -59,9 +60,8 @@ export function exclusionReasons(c: Candidate, constraints: Constraints | undefi
   // verified_only: both facts, the probes' and the domain's (API.md, version 0.2).
   if (domainLost || (constraints?.verified_only && !(isVerified(c) && c.domainVerified))) out.push("unverified");
   if (constraints?.max_price !== undefined && c.pricePerCall > constraints.max_price) out.push("over_max_price");
-  if (constraints?.network !== undefined && c.networkName !== constraints.network) {
-    out.push("network_mismatch");
-  }
+  // Free endpoints take no payment, so no network excludes them (API.md, version 0.3).
+  if (constraints?.network !== undefined && !meetsNetwork(c, constraints.network)) out.push("network_mismatch");
   if (constraints?.asset !== undefined && !c.assetKeys.includes(constraints.asset)) out.push("asset_mismatch");
   if (constraints?.scheme !== undefined && !c.schemes.includes(constraints.scheme)) out.push("scheme_mismatch");
   if (constraints?.callable && !c.call) out.push("not_callable");
@@ -78,7 +78,7 @@ export function toRankedEndpoint(c: Candidate, factors: Factors, weights: Weight
     verified: isVerified(c),
     domain_verified: c.domainVerified,
     source: c.source,
-    payment: { type: c.paymentType, price_per_call: c.pricePerCall, network: c.network, accepted_assets: c.acceptedAssets },
+    payment: { type: c.paymentType, price_per_call: c.pricePerCall, network: c.network, networks: c.networks, accepted_assets: c.acceptedAssets },
     observed: {
       success_rate_7d: c.figures.success_rate_7d,
       p95_latency_ms: c.figures.p95_latency_ms,
@@ -93,7 +93,13 @@ export function toRankedEndpoint(c: Candidate, factors: Factors, weights: Weight
       stability: round4(factors.stability),
     },
     ...(c.call ? { call: c.call } : {}),
+    page: endpointPagePath(c.id),
   };
+}
+
+/** The endpoint's page in the portal (API.md, version 0.3). */
+export function endpointPagePath(endpointId: string): string {
+  return `/endpoints/${endpointId}`;
 }
 
 const byScore = (a: Scoring, b: Scoring) =>
@@ -122,6 +128,7 @@ function scored(candidates: readonly Candidate[], w: Weights): Scoring[] {
 
 function freeze(e: RankedEndpoint): RankedEndpoint {
   Object.freeze(e.payment.accepted_assets);
+  Object.freeze(e.payment.networks);
   Object.freeze(e.payment);
   Object.freeze(e.observed);
   Object.freeze(e.score_breakdown);

@@ -4,10 +4,12 @@ import { createHash } from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { derive, getRegistry, suggestCapabilityIds, type Registry } from "@/lib/registry";
-import type { DiscoverBody, DiscoverResponse } from "@/lib/schemas/discover";
-import { buildIntentIndex, resolveIntent, type IntentDoc, type IntentIndex } from "./intent";
+import type { DiscoverBody, DiscoverResponse, RankingPreset } from "@/lib/schemas/discover";
+import { metrics } from "@/lib/metrics";
+import { buildIntentIndex, resolveNeed, type IntentDoc, type IntentIndex } from "./intent";
+import { presetFromIntent } from "./intent/hints";
 
-export type Resolution = { resolved: DiscoverResponse["resolved"]; viaIntent: boolean };
+export type Resolution = { resolved: DiscoverResponse["resolved"]; viaIntent: boolean; presetFromIntent: RankingPreset | null };
 
 // Built indexes by a digest of their documents, on globalThis: Next bundles start-up code (which
 // warms the index) apart from the route handlers, each with its own registry copy; the index is a
@@ -45,18 +47,18 @@ export function intentIndexOf(registry: Registry): IntentIndex {
 // the answers are kept per registry version (bounded; cleared when full).
 const MAX_REMEMBERED = 10_000;
 function resolveRemembered(registry: Registry, text: string) {
-  const seen = derive(registry, "intent-answers", () => new Map<string, ReturnType<typeof resolveIntent>>());
+  const seen = derive(registry, "intent-answers", () => new Map<string, ReturnType<typeof resolveNeed>>());
   let answer = seen.get(text);
   if (!answer) {
-    answer = resolveIntent(intentIndexOf(registry), text);
+    answer = resolveNeed(intentIndexOf(registry), text);
     if (seen.size >= MAX_REMEMBERED) seen.clear();
     seen.set(text, answer);
   }
   return answer;
 }
 
-/** The intent resolver's reading of a text (best at or above the confidence floor, and the runners-up), never an error. */
-export async function readIntent(db: Db, text: string): Promise<ReturnType<typeof resolveIntent>> {
+/** The intent resolver's reading of a need (best at or above the confidence floor, the runners-up, other jobs, or a refusal), never an error. */
+export async function readIntent(db: Db, text: string): Promise<ReturnType<typeof resolveNeed>> {
   return resolveRemembered(await getRegistry(db), text);
 }
 
@@ -71,9 +73,16 @@ export async function resolveCapability(db: Db, body: Pick<DiscoverBody, "capabi
         extras: { suggestions: suggestCapabilityIds(registry.capabilities, id) },
       });
     }
-    return { resolved: { capability_id: id, confidence: 1, candidates: [] }, viaIntent: false };
+    return { resolved: { capability_id: id, confidence: 1, candidates: [] }, viaIntent: false, presetFromIntent: null };
   }
   const result = resolveRemembered(registry, body.intent ?? "");
+  if (result.refused) {
+    metrics().refusals.inc({ category: result.refused.category });
+    throw new ApiError("intent_refused", "Capdex does not serve needs that ask for harm to others; no endpoints are offered for this one.", {
+      errors: [{ pointer: "#/intent", detail: "Refused. If the need is legitimate (your own account, domain or e-mail; a compliance check), say so in the intent, or send a capability_id." }],
+      extras: { category: result.refused.category },
+    });
+  }
   if (!result.best) {
     throw new ApiError("intent_unresolved", "No capability in the registry clearly serves this intent.", {
       errors: [{ pointer: "#/intent", detail: "Rephrase the need, pick one of the candidates, or send a capability_id." }],
@@ -86,7 +95,9 @@ export async function resolveCapability(db: Db, body: Pick<DiscoverBody, "capabi
       capability_id: best.capability_id,
       confidence: best.confidence,
       candidates: result.candidates.filter((c) => c.capability_id !== best.capability_id).slice(0, 3),
+      ...(result.also_needed?.length ? { also_needed: result.also_needed } : {}),
     },
     viaIntent: true,
+    presetFromIntent: presetFromIntent(body.intent ?? ""),
   };
 }

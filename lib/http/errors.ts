@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   unsupported_media_type: { status: 415, title: "Send application/json" },
   validation_failed: { status: 422, title: "The request is not valid" },
   unknown_field: { status: 422, title: "The request has a field this operation does not take" },
+  intent_refused: { status: 422, title: "Capdex does not serve this need" },
   rate_limited: { status: 429, title: "Too many requests" },
   internal_error: { status: 500, title: "Internal error" },
   unavailable: { status: 503, title: "Service unavailable" },

@@ -34,7 +34,7 @@ export function buildLlmsTxt(origin: string): string {
 
 Base URL: ${api}. Request and response bodies are JSON. Errors are RFC 9457 problem details
 (\`application/problem+json\`) with a stable snake_case \`code\` (e.g. \`capability_not_found\`,
-\`intent_unresolved\`, \`validation_failed\`, \`unknown_field\`, \`rate_limited\`) and, for bad fields,
+\`intent_unresolved\`, \`intent_refused\`, \`validation_failed\`, \`unknown_field\`, \`rate_limited\`) and, for bad fields,
 \`errors[].pointer\` such as \`#/constraints/max_price\`. Unknown body fields are refused (422).
 
 Authentication is optional. Without credentials you are anonymous (limited per client address).
@@ -54,7 +54,8 @@ for the authenticated tier. A wrong or revoked key gets 401 \`invalid_api_key\`,
    there (never first while an endpoint with an established record is ranked); its score is its own.
 2. Call the endpoint yourself (a paid one answers 402 with an x402 payment challenge).
 3. \`POST ${api}/report_outcome\` with \`{"endpoint_id", "success", "latency_ms", "status_code",
-   "discovery_id"}\` (202 \`{"accepted": true, "report_id"}\`). Reports sent with an API key improve the ranking.
+   "discovery_id"}\` and, when it failed or cost money, \`"failure"\` (timeout, payment_failed, http_error,
+   wrong_output, other) and \`"paid_amount"\` (USD) (202 \`{"accepted": true, "report_id"}\`). Reports sent with an API key improve the ranking.
 
 Not sure of the capability id? \`GET ${api}/capabilities?search=forecast\` lists matching ones.
 

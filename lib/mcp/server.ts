@@ -23,7 +23,7 @@ export const MCP_INSTRUCTIONS =
   "Ranked endpoints carry `call` when known: the parameters or body (JSON Schema and example) and an output example. " +
   "x402 clients can also read Capdex as a facilitator catalogue: GET /api/x402/discovery/resources and " +
   "/api/x402/discovery/search (facilitator URL {origin}/api/x402). " +
-  "Errors carry a stable code (capability_not_found, intent_unresolved, validation_failed, rate_limited, ...).";
+  "Errors carry a stable code (capability_not_found, intent_unresolved, intent_refused, validation_failed, rate_limited, ...).";
 
 export function toolByName(name: string): McpTool | undefined {
   return TOOLS.find((t) => t.name === name);

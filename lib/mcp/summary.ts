@@ -26,7 +26,9 @@ export function describeEndpoint(e: RankedEndpoint | FallbackEndpoint): string {
   const assets = e.payment.accepted_assets.length ? ` (${e.payment.accepted_assets.join(", ")})` : "";
   const parts = [
     `${e.provider_name}: ${e.method} ${e.url}`,
-    `${formatPrice(e.payment.price_per_call)} ${e.payment.type} on ${e.payment.network}${assets}`,
+    e.payment.price_per_call === 0
+      ? "free (no payment)"
+      : `${formatPrice(e.payment.price_per_call)} ${e.payment.type} on ${(e.payment.networks?.length ? e.payment.networks : [e.payment.network]).join(" or ")}${assets}`,
     record,
     e.verified ? "verified" : "not verified",
     `score ${e.score.toFixed(3)}`,

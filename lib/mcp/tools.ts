@@ -157,6 +157,8 @@ export const reportOutcomeTool = defineTool({
     latency_ms: "How long the call took, in milliseconds (0 to 600000).",
     status_code: "HTTP status the endpoint answered with (100 to 599).",
     discovery_id: "discovery_id of the discover answer you acted on.",
+    failure: "When success is false, what went wrong: timeout, payment_failed, http_error, wrong_output or other.",
+    paid_amount: "What the call cost you, in USD (0 when nothing was paid).",
   },
   run: ({ db, principal }, args) => recordOutcome(db, args, principal),
   summarize: summarizeOutcome,

@@ -39,6 +39,12 @@ function createMetrics() {
       labelNames: ["kind"] as const,
       registers,
     }),
+    refusals: new client.Counter({
+      name: "capdex_discover_refusals_total",
+      help: "Discover intents refused (422 intent_refused) because they ask for harm, by category",
+      labelNames: ["category"] as const,
+      registers,
+    }),
     jobRuns: new client.Counter({
       name: "capdex_job_runs_total",
       help: "Background job runs this process claimed and ran",

@@ -20,6 +20,8 @@ type Operation = {
   query?: z.ZodObject;
   body?: z.ZodType;
   response: { status: number; schema: z.ZodType; description: string };
+  /** Another success status with the same body (e.g. a pending submission returned again). */
+  alsoStatus?: { status: number; description: string };
   errors: number[];
   pathParams?: Record<string, string>;
 };
@@ -41,7 +43,9 @@ const OPERATIONS: Operation[] = [
   },
   {
     method: "post", path: "/submit", summary: "Submit an endpoint for listing; answers with the DNS TXT record to publish", policy: "submit",
-    body: submitBodySchema, response: { status: 202, schema: submitResponseSchema, description: "Submission accepted, pending verification" }, errors: [400, 401, 404, 409, 413, 415, 422, 429],
+    body: submitBodySchema, response: { status: 202, schema: submitResponseSchema, description: "Submission accepted, pending verification" },
+    alsoStatus: { status: 200, description: "The same URL and capability from the same contact e-mail while its submission is pending: that submission again (same submission_id and record, details updated), with resubmitted: true" },
+    errors: [400, 401, 404, 409, 413, 415, 422, 429],
   },
   {
     method: "get", path: "/submit/{id}", summary: "State of a submission", policy: "submission", pathParams: { id: "Submission id (UUID)" },
@@ -101,7 +105,7 @@ const STATUS_TEXT: Record<number, string> = {
   409: "Conflict",
   413: "Body over 64 KiB",
   415: "Not JSON",
-  422: "Validation failed or unknown field",
+  422: "Validation failed, unknown field, or (discover) an intent refused because it asks for harm (`intent_refused`)",
   429: "Rate limited",
   503: "Unavailable (database unreachable or migrations pending); Retry-After says when to try again",
 };
@@ -134,6 +138,9 @@ function build(): Record<string, unknown> {
     const responses: Record<string, unknown> = {
       [op.response.status]: { description: op.response.description, content: { "application/json": { schema: convert(op.response.schema, "output") } } },
     };
+    if (op.alsoStatus) {
+      responses[op.alsoStatus.status] = { description: op.alsoStatus.description, content: { "application/json": { schema: convert(op.response.schema, "output") } } };
+    }
     for (const status of op.errors) {
       responses[status] = { description: STATUS_TEXT[status] ?? "Error", content: { "application/problem+json": { schema: problemRef } } };
     }

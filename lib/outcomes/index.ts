@@ -26,6 +26,8 @@ function buildInsert(db: Db) {
       latencyMs: sql`round(${ph("latencyMs")}::float8)::int`,
       statusCode: sql`${ph("statusCode")}::smallint`,
       discoveryId: sql`${ph("discoveryId")}::uuid`,
+      failure: sql`${ph("failure")}::text`,
+      paidAmount: sql`${ph("paidAmount")}::float8`,
       reporterKind: sql`${ph("reporterKind")}::text`,
       reporterKey: sql`${ph("reporterKey")}::text`,
       userId: sql`${ph("userId")}::text`,
@@ -50,6 +52,8 @@ type Values = {
   latencyMs: number | null;
   statusCode: number | null;
   discoveryId: string | null;
+  failure: string | null;
+  paidAmount: number | null;
   reporterKind: string;
   reporterKey: string;
   userId: string | null;
@@ -75,6 +79,8 @@ export function reportRowOf(body: ReportOutcomeBody, principal: Principal) {
     latencyMs: body.latency_ms ?? null,
     statusCode: body.status_code ?? null,
     discoveryId: body.discovery_id ?? null,
+    failure: body.failure ?? null,
+    paidAmount: body.paid_amount ?? null,
     reporterKind: reporter.kind,
     reporterKey: reporter.key,
     userId: reporter.userId,
@@ -92,6 +98,8 @@ export async function recordProbeOutcome(db: Db, outcome: ProbeOutcome): Promise
     latencyMs: outcome.latencyMs ?? null,
     statusCode: outcome.statusCode ?? null,
     discoveryId: null,
+    failure: null,
+    paidAmount: null,
     reporterKind: "probe",
     reporterKey: "probe",
     userId: null,
@@ -169,6 +177,8 @@ async function writeMany(db: Db, w: Writer, batch: Pending[]): Promise<void> {
       latency_ms: v.latencyMs,
       status_code: v.statusCode,
       discovery_id: v.discoveryId,
+      failure: v.failure,
+      paid_amount: v.paidAmount,
       reporter_kind: v.reporterKind,
       reporter_key: v.reporterKey,
       user_id: v.userId,
@@ -179,10 +189,10 @@ async function writeMany(db: Db, w: Writer, batch: Pending[]): Promise<void> {
   try {
     const result = await queryRows<{ id: string }>(
       db,
-      sql`insert into outcome_reports (id, endpoint_id, success, latency_ms, status_code, discovery_id, reporter_kind, reporter_key, user_id, weight)
-          select x.id, x.endpoint_id, x.success, round(x.latency_ms)::int, x.status_code, x.discovery_id, x.reporter_kind, x.reporter_key, x.user_id, x.weight
+      sql`insert into outcome_reports (id, endpoint_id, success, latency_ms, status_code, discovery_id, failure, paid_amount, reporter_kind, reporter_key, user_id, weight)
+          select x.id, x.endpoint_id, x.success, round(x.latency_ms)::int, x.status_code, x.discovery_id, x.failure, x.paid_amount, x.reporter_kind, x.reporter_key, x.user_id, x.weight
           from jsonb_to_recordset(${rows}::jsonb) as x(id uuid, endpoint_id uuid, success boolean, latency_ms float8, status_code smallint,
-                 discovery_id uuid, reporter_kind text, reporter_key text, user_id text, weight float8)
+                 discovery_id uuid, failure text, paid_amount float8, reporter_kind text, reporter_key text, user_id text, weight float8)
           where exists (select 1 from endpoints e where e.id = x.endpoint_id)
           returning id::text as id`,
     );

@@ -83,6 +83,8 @@ export const ERROR_HELP: Record<ErrorCode, string> = {
   capability_not_found: "The capability id is well formed but unknown. The body lists `suggestions`: the closest ids.",
   endpoint_not_found: "No listed endpoint has this endpoint_id. Use an id from ranked_endpoints or fallback_endpoints.",
   submission_not_found: "No submission has this id.",
+  intent_refused:
+    "The need asks for harm (taking over someone else's account, stalking or exposing a private person, illegal purchases, malware, phishing, spam, fake documents, non-consensual imagery, evading sanctions), so Capdex answers with no endpoints. `category` says which kind. Legitimate needs that share the words (checking your own domain or e-mail, screening a wallet for sanctions) resolve as usual; if yours was refused wrongly, rephrase it or send a capability_id.",
   intent_unresolved: "No capability matched the intent confidently enough. The body lists `candidates`; retry with one as capability_id or rephrase.",
   method_not_allowed: "This path does not take this HTTP method. The `Allow` header lists the ones it takes.",
   already_listed: "The same endpoint URL is already listed for this capability.",
@@ -91,7 +93,7 @@ export const ERROR_HELP: Record<ErrorCode, string> = {
   payload_too_large: "The body is over 64 KiB.",
   unsupported_media_type: "A POST without Content-Type: application/json.",
   validation_failed: "A field has a wrong value. `errors` lists each field as a JSON pointer with what is wrong.",
-  unknown_field: "The body has a field this operation does not take (a typo such as max_prize must not silently change results). `errors` points at it.",
+  unknown_field: "The body has a field this operation does not take (a typo such as max_prize must not silently change results). `errors` points at it, and `accepted_fields` (also in the detail) lists the fields the operation takes.",
   rate_limited: "Over the rate limit of your tier. Wait `Retry-After` seconds (also `retry_after` in the body); `violated_policy` names the limit.",
   internal_error: "A fault on our side. Quote the request_id if you report it.",
   unavailable: "The database cannot be reached for a moment. Retry after `Retry-After` seconds.",

@@ -8,9 +8,30 @@ export function formatPrice(usd: number): string {
   return `$${usd.toFixed(6).replace(/0+$/, "").replace(/\.$/, "")}`;
 }
 
+/** How an endpoint is paid for: "Free" (a free endpoint takes no payment, so names no network), else its networks and assets. */
+export function formatPayment(payment: { price_per_call: number; network: string; networks?: string[]; accepted_assets: string[] }): {
+  networks: string;
+  assets: string;
+} {
+  if (payment.price_per_call === 0) return { networks: "Free", assets: "no payment" };
+  const networks = payment.networks?.length ? payment.networks : [payment.network];
+  return { networks: networks.join(", "), assets: payment.accepted_assets.join(", ") };
+}
+
 export function formatPercent(rate: number | null | undefined, digits = 1): string {
   if (rate === null || rate === undefined || Number.isNaN(rate)) return "—";
   return `${(rate * 100).toFixed(digits)}%`;
+}
+
+/**
+ * A probability as people read it: never "100%" or "0%", which a calibrated resolver never means
+ * ("99.7%", "0.3%", "<0.1%"); whole percents in between.
+ */
+export function formatProbability(p: number): string {
+  if (p >= 0.999) return ">99.9%";
+  if (p < 0.001) return "<0.1%";
+  if (p >= 0.99 || p < 0.01) return `${(p * 100).toFixed(1)}%`;
+  return `${Math.round(p * 100)}%`;
 }
 
 export function formatMs(ms: number | null | undefined): string {

@@ -1,7 +1,7 @@
 // GET /api: the service descriptor, and the list of public operations it names.
 import { z } from "zod";
 
-export const API_VERSION = "0.2";
+export const API_VERSION = "0.3";
 
 export const OPERATIONS: Record<string, string> = {
   "POST /discover": "Find ranked endpoints by capability or intent",

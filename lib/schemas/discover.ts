@@ -89,8 +89,11 @@ export type DiscoverBody = z.output<typeof discoverBodySchema>;
 
 export const paymentSchema = z.object({
   type: z.string(),
-  price_per_call: z.number(),
-  network: z.string(),
+  price_per_call: z.number().describe("USD per call; 0: free (no payment, so no network)."),
+  network: z.string().describe("The first network it accepts (kept for 0.1 clients); the listed one for a free endpoint."),
+  networks: z
+    .array(z.string())
+    .describe("Every payment network it accepts, network first (its listing and what its 402 offered); empty when free. A network constraint keeps an endpoint that accepts that network, and never excludes a free one."),
   accepted_assets: z.array(z.string()),
 });
 
@@ -130,6 +133,7 @@ export const rankedEndpointSchema = z
           "Its score and score_breakdown are its real ones. Never on the first entry while an endpoint with an established record is ranked.",
       ),
     call: endpointCallSchema.optional(),
+    page: z.string().describe("The endpoint's page in the portal, relative to the site: /endpoints/<endpoint_id>."),
   })
   .meta({ id: "RankedEndpoint" });
 export type RankedEndpoint = z.output<typeof rankedEndpointSchema>;
@@ -143,11 +147,23 @@ export const candidateSchema = z.object({ capability_id: z.string(), confidence:
 
 export const discoverResponseSchema = z
   .object({
-    resolved: z.object({ capability_id: z.string(), confidence: z.number(), candidates: z.array(candidateSchema) }),
+    resolved: z.object({
+      capability_id: z.string(),
+      confidence: z.number(),
+      candidates: z.array(candidateSchema),
+      also_needed: z
+        .array(candidateSchema)
+        .optional()
+        .describe("The other jobs of a need that asks for several (\"find the CFO's email and check it is deliverable\"), in order; discover them with their own requests."),
+    }),
     ranked_endpoints: z.array(rankedEndpointSchema),
     fallback_endpoints: z.array(fallbackEndpointSchema),
     ranking_info: z.object({
       preset: z.string(),
+      preset_from_intent: z
+        .enum(PRESET_NAMES)
+        .optional()
+        .describe("Present when the preset was taken from the intent's words (cheapest -> budget, fastest -> speed, most reliable -> reliability) because the request named none."),
       weights: scoreBreakdownSchema,
       candidates_considered: z.number().int(),
       explored: z.number().int().describe("How many entries of this answer (ranked or fallback) carry exploration: true (0 or 1)."),

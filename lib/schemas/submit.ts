@@ -17,6 +17,12 @@ export const submitBodySchema = z
     price_per_call: z.number({ message: "Must be a number (USD per call)." }).min(0, "Must be 0 or more.").max(1000, "At most 1000 USD per call."),
     method: z.enum(HTTP_METHODS, { message: `Use one of ${HTTP_METHODS.join(", ")}.` }).optional(),
     network: networkInputSchema.optional(),
+    networks: z
+      .array(networkInputSchema)
+      .min(1, "Name at least one network, or leave networks out.")
+      .max(9)
+      .optional()
+      .describe("Every payment network the endpoint accepts, when more than one; `network` (default: the first of these) is listed first."),
     accepted_assets: z
       .array(z.string().regex(/^[A-Za-z0-9.]{1,20}$/, "An asset symbol such as USDC."))
       .min(1)
@@ -45,6 +51,10 @@ export const submitResponseSchema = z
     domain: z.string(),
     verification: verificationSchema,
     links: z.object({ self: z.string(), verify: z.string() }),
+    resubmitted: z
+      .literal(true)
+      .optional()
+      .describe("Present (200) when this is the pending submission the same contact made earlier of the same URL and capability: publish the same record."),
   })
   .meta({ id: "SubmitResponse" });
 

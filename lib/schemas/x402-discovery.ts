@@ -66,6 +66,7 @@ export const capdexFiguresSchema = z.object({
   verified: z.boolean(),
   domain_verified: z.boolean(),
   source: z.string(),
+  page: z.string().describe("The endpoint's page in the portal: /endpoints/<endpoint_id>."),
   observed: z.object({
     success_rate_7d: z.number().nullable(),
     p95_latency_ms: z.number().nullable(),

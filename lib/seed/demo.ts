@@ -7,6 +7,7 @@ import { queryRows, type Db } from "@/lib/db/client";
 import { endpoints, providers, type NewEndpoint } from "@/lib/db/schema";
 import { planHistory, type HistoryEndpoint, type HistoryOptions, type PlannedReport } from "./history";
 import { createRandom, seededUuid } from "./random";
+import { demoCallOf } from "./demo-calls";
 import { rollUpAll } from "@/lib/outcomes/rollup";
 import { WEIGHTS } from "@/lib/outcomes/weights";
 import { NETWORKS, type NetworkName } from "@/lib/schemas/networks";
@@ -44,7 +45,10 @@ export async function seedDemoEndpoints(
   for (const cap of caps) {
     const n = rnd.int(minPer, maxPer);
     const start = rnd.int(0, providerRows.length - 1);
-    const base = rnd.pick([0, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05]);
+    const drawn = rnd.pick([0, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05]);
+    // Plain data lookups cost a fraction of a cent in the real market (the draw is kept either way,
+    // so the rest of the demo data stays as it was).
+    const base = Math.min(drawn, PRICE_CEILING[cap.id.split(".")[0]] ?? Infinity);
     for (let k = 0; k < n; k++) {
       const p = providerRows[(start + k * 7) % providerRows.length];
       const host = `api.${slug(p.name)}.example`;
@@ -54,18 +58,23 @@ export async function seedDemoEndpoints(
       const roll = rnd.next();
       const checkState = roll < 0.8 ? "verified" : roll < 0.9 ? "unverified" : "failing";
       const pricePerCall = free ? 0 : round(base * rnd.between(0.6, 1.8) + (base === 0 ? rnd.between(0.0002, 0.003) : 0), 6);
+      const id = seededUuid(rnd);
+      const networks = pricePerCall > 0 ? demoNetworks(id, network) : [network];
+      const method = rnd.next() < 0.45 ? "POST" : "GET";
       rows.push({
-        id: seededUuid(rnd),
+        id,
         capabilityId: cap.id,
         providerId: p.id,
         url: `https://${host}/v1/${category}/${name.replace(/_/g, "-")}`,
-        method: rnd.next() < 0.45 ? "POST" : "GET",
+        method,
+        ...demoCallOf(id, cap.id, method),
         host,
         domain: `${slug(p.name)}.example`,
         description: `Demo listing of ${cap.id} by ${p.name}.`,
         pricePerCall,
         network,
-        paymentSeen: pricePerCall > 0 ? demoPaymentSeen(p.id, network, pricePerCall, cap.id) : null,
+        networks,
+        paymentSeen: pricePerCall > 0 ? demoPaymentSeen(p.id, networks, pricePerCall, cap.id) : null,
         acceptedAssets: network.startsWith("solana") ? ["USDC"] : rnd.next() < 0.25 ? ["USDC", "USDT"] : ["USDC"],
         isDemo: true,
         domainVerified: true,
@@ -143,25 +152,41 @@ const CHUNK = 20_000;
  * demo catalogue has payable resources for the x402 discovery API. Derived from the provider's id,
  * not drawn from the PRNG, so the rest of the demo data stays as it was.
  */
-function demoPaymentSeen(providerId: string, network: NetworkName, price: number, capabilityId: string): PaymentSeenValue {
+function demoPaymentSeen(providerId: string, networks: NetworkName[], price: number, capabilityId: string): PaymentSeenValue {
   const hex = createHash("sha256").update(providerId).digest("hex");
-  const payTo = network.startsWith("solana") ? `Demo${hex.slice(0, 40)}` : `0x${hex.slice(0, 40)}`;
   return {
     x402_version: 2,
-    accepts: [
-      {
-        scheme: "exact",
-        network: NETWORKS[network],
-        amount: priceToAtomic(price, 6).toString(),
-        asset: USDC_ADDRESSES[network] ?? "",
-        payTo,
-        maxTimeoutSeconds: 60,
-        extra: network.startsWith("solana") ? null : { name: "USD Coin", version: "2" },
-      },
-    ],
+    accepts: networks.map((network) => ({
+      scheme: "exact",
+      network: NETWORKS[network],
+      amount: priceToAtomic(price, 6).toString(),
+      asset: USDC_ADDRESSES[network] ?? "",
+      payTo: network.startsWith("solana") ? `Demo${hex.slice(0, 40)}` : `0x${hex.slice(0, 40)}`,
+      maxTimeoutSeconds: 60,
+      extra: network.startsWith("solana") ? null : { name: "USD Coin", version: "2" },
+    })),
     resource: { description: `Demo listing of ${capabilityId}.`, mimeType: "application/json" },
     via: "seed",
   };
+}
+
+/** Top price (USD) of a demo endpoint per category, where real ones are cheap lookups. */
+const PRICE_CEILING: Record<string, number> = { weather: 0.005, geo: 0.005, util: 0.002, translate: 0.01 };
+const EVM_MAINNETS: NetworkName[] = ["base", "polygon", "arbitrum", "optimism", "ethereum", "avalanche"];
+
+/**
+ * The networks a paid demo endpoint accepts, its listed one first: as in the real market, many take
+ * USDC on Base besides their own chain, a few on a second chain. Derived from the endpoint's id (not
+ * the PRNG), so the rest of the demo data stays as it was.
+ */
+function demoNetworks(endpointId: string, first: NetworkName): NetworkName[] {
+  const h = createHash("sha256").update(endpointId).digest();
+  if (first.endsWith("sepolia") || first.endsWith("devnet")) return [first];
+  const out = new Set<NetworkName>([first]);
+  if (first !== "base" && h[0] % 100 < 55) out.add("base");
+  if (h[1] % 100 < 25) out.add(EVM_MAINNETS[h[2] % EVM_MAINNETS.length]);
+  if (first !== "solana" && h[3] % 100 < 10) out.add("solana");
+  return [...out];
 }
 
 function slug(s: string) {

@@ -29,10 +29,24 @@ export async function seedDatabase(db: Db, mode: SeedMode): Promise<Record<strin
   return { capabilities, providers, endpoints, reports };
 }
 
-/** At start-up: seed an empty database as CAPDEX_SEED says (demo by default). */
+/** Starter capabilities the database lacks: a release that grew the registry, started on an older database. */
+async function missingCatalogueCapabilities(db: Db): Promise<number> {
+  const ids = CATALOGUE.capabilities.map((c) => c.id);
+  const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from capabilities where id = any(${`{${ids.join(",")}}`}::text[])`);
+  return ids.length - Number(row.n);
+}
+
+/**
+ * At start-up: seed an empty database as CAPDEX_SEED says (demo by default); on a database seeded
+ * by an older release, add the starter capabilities it lacks (an upsert: nothing added since is touched).
+ */
 export async function seedIfEmpty(db: Db): Promise<boolean> {
   const mode = seedModeFromEnv();
-  if (mode === "none" || !(await isEmpty(db))) return false;
+  if (mode === "none") return false;
+  if (!(await isEmpty(db))) {
+    if ((await missingCatalogueCapabilities(db)) > 0) await seedCatalogue(db);
+    return false;
+  }
   await seedDatabase(db, mode);
   return true;
 }

@@ -11,6 +11,7 @@ import type { SubmitBody } from "@/lib/schemas/submit";
 import { declarationOfSubmitted } from "@/lib/probes/declaration";
 import { CHALLENGE_TTL_DAYS, newChallengeToken } from "./challenge";
 import { listSubmission } from "./listing";
+import { takeOverPending } from "./resubmit";
 import { toSubmissionOut, type SubmissionListing, type SubmissionOut } from "./output";
 import { checkEndpointUrl } from "./url";
 import { attemptError, attemptVerification } from "./verify";
@@ -28,9 +29,11 @@ export function submitterOf(principal: Principal): string | null {
 
 /**
  * POST /submit: validates, stores the submission with a fresh challenge, and lists it at once when
- * a signed-in submitter has already proven the domain. Nothing is stored when a check fails.
+ * a signed-in submitter has already proven the domain. Nothing is stored when a check fails. The same
+ * URL and capability sent again by the same contact while pending returns that submission
+ * (`resubmitted: true`, lib/submissions/resubmit.ts).
  */
-export async function createSubmission(db: Db, body: SubmitBody, principal: Principal): Promise<SubmissionOut> {
+export async function createSubmission(db: Db, body: SubmitBody, principal: Principal): Promise<SubmissionOut & { resubmitted?: true }> {
   const target = checkEndpointUrl(body.endpoint_url);
   const method = body.method ?? "GET";
   const call = body.call ? checkSubmittedCall(body.call, method) : null;
@@ -62,22 +65,29 @@ export async function createSubmission(db: Db, body: SubmitBody, principal: Prin
   }
 
   const userId = submitterOf(principal);
+  const network = body.network ?? body.networks?.[0] ?? "base";
+  const details = {
+    providerName: body.provider_name,
+    pricePerCall: body.price_per_call,
+    method,
+    network,
+    networks: [...new Set([network, ...(body.networks ?? [])])],
+    acceptedAssets: body.accepted_assets ?? ["USDC"],
+    paymentType: body.payment_type ?? "x402",
+    description: body.description ?? "",
+    call,
+  };
+  const pending = await takeOverPending(db, { url: target.url, capabilityId: body.capability_id, contactEmail: body.contact_email, userId }, details);
+  if (pending) return { ...toSubmissionOut(pending, null), resubmitted: true };
   const [sub] = await db
     .insert(submissions)
     .values({
+      ...details,
       endpointUrl: target.url,
       host: target.host,
       domain: target.domain,
       capabilityId: body.capability_id,
       contactEmail: body.contact_email,
-      providerName: body.provider_name,
-      pricePerCall: body.price_per_call,
-      method,
-      network: body.network ?? "base",
-      acceptedAssets: body.accepted_assets ?? ["USDC"],
-      paymentType: body.payment_type ?? "x402",
-      description: body.description ?? "",
-      call,
       token: newChallengeToken(),
       userId,
       expiresAt: sql`now() + ${CHALLENGE_TTL_DAYS} * interval '1 day'`,

@@ -62,6 +62,7 @@ function listInTransaction(db: Db, submissionId: string, proof: ListingProof): P
       paymentType: sub.paymentType,
       pricePerCall: sub.pricePerCall,
       network: sub.network,
+      networks: sub.networks.length ? sub.networks : [sub.network],
       acceptedAssets: sub.acceptedAssets,
       source: "submission",
       // A submitted description until the endpoint's own 402 declares one (lib/probes/seen.ts).

@@ -31,6 +31,7 @@ export function toSubmissionOut(sub: Submission, listing?: SubmissionListing | n
     method: sub.method,
     price_per_call: sub.pricePerCall,
     network: sub.network,
+    networks: sub.networks.length ? sub.networks : [sub.network],
     verification: toVerification(sub),
     endpoint_id: sub.endpointId,
     checked_at: sub.checkedAt?.toISOString() ?? null,

@@ -72,7 +72,8 @@ function decodeCursor(cursor: string | undefined): number {
 /**
  * GET /x402/discovery/search: the query read by the intent resolver; the resolved capability's
  * endpoints first in rank order, then its runners-up's, then plain-text matches (every word of the
- * query in the endpoint's URL, description, provider or capability). Nothing found: an empty list.
+ * query in the endpoint's URL, description, provider or capability). Nothing found, or a need that
+ * asks for harm (discover's refusal): an empty list.
  */
 export async function searchDiscoveryResources(db: Db, q: SearchDiscoveryQuery) {
   const limit = q.limit ?? DEFAULT_SEARCH_LIMIT;
@@ -89,6 +90,8 @@ export async function searchDiscoveryResources(db: Db, q: SearchDiscoveryQuery) 
     out.push(item);
   };
 
+  // A need that asks for harm finds nothing here either, not even by its words.
+  if (reading.refused) return { x402Version: 2 as const, resources: [], partialResults: false, pagination: { limit, cursor: null } };
   const capabilities = reading.best
     ? [reading.best.capability_id, ...reading.candidates.map((c) => c.capability_id)]
     : reading.candidates.filter((c) => c.confidence >= WEAK_CANDIDATE_FLOOR).map((c) => c.capability_id);

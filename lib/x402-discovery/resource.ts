@@ -101,6 +101,7 @@ export function toCatalogueItem(c: Candidate, ranked: RankedEndpoint, cap: Capab
         verified: ranked.verified,
         domain_verified: ranked.domain_verified,
         source: ranked.source,
+        page: ranked.page,
         observed: {
           success_rate_7d: ranked.observed.success_rate_7d,
           p95_latency_ms: ranked.observed.p95_latency_ms,

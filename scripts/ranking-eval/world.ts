@@ -105,6 +105,7 @@ export async function runWorld(config: WorldConfig): Promise<WorldResult> {
           pricePerCall: e.price,
           network: "base",
           networkName: "base",
+          networks: e.price > 0 ? ["base"] : [],
           acceptedAssets: ["USDC"],
           checkState: p.checkState,
           domainVerified: true,

@@ -17,7 +17,8 @@ test("the home page resolves an intent to a capability with its top endpoints", 
   const result = page.getByTestId("intent-result");
   await expect(result.getByRole("link", { name: "Current weather" })).toBeVisible();
   await expect(result.getByText("weather.current")).toBeVisible();
-  await expect(page.getByTestId("confidence")).toHaveText(/confidence \d+%/);
+  // A probability as people read it: never "100%" (">99.9%", "99.7%", "83%").
+  await expect(page.getByTestId("confidence")).toHaveText(/^confidence (>99\.9|\d{1,2}(\.\d)?)%$/);
   expect(await result.getByRole("listitem").count()).toBeGreaterThan(0);
   await checkPage(page, "home-search");
 
@@ -25,9 +26,19 @@ test("the home page resolves an intent to a capability with its top endpoints", 
   await expect(page.getByText("No capability matches that confidently")).toBeVisible();
 });
 
+test("the home page says plainly that it does not help with a harmful need, and shows no endpoints", async ({ page }) => {
+  await page.goto("/?q=" + encodeURIComponent("get into my ex's email account and read her messages"));
+  await expect(page.getByRole("alert")).toContainText("Capdex does not help with this");
+  await expect(page.getByTestId("intent-result")).toHaveCount(0);
+  await checkPage(page, "home-refused");
+
+  await page.goto("/?q=" + encodeURIComponent("has my own email address been exposed in a data breach"));
+  await expect(page.getByTestId("intent-result")).toBeVisible();
+});
+
 test("browse and search the capabilities to one, by keyboard", async ({ page }) => {
   await page.goto("/capabilities");
-  await expect(page.getByTestId("result-count")).toHaveText("100 capabilities");
+  await expect(page.getByTestId("result-count")).toHaveText("403 capabilities");
   await checkPage(page, "capabilities");
 
   // Pagination follows the API's cursor and keeps the filters.

@@ -1,3 +1,4 @@
+import { CATALOGUE } from "@/lib/seed/catalogue";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
 import { createTestDb, type TestDb } from "../helpers/db";
@@ -37,6 +38,10 @@ beforeAll(async () => {
   // weather.forecast: a proven endpoint against a lucky newcomer.
   await addEndpoint(t.db, { capabilityId: "weather.forecast", k: 11, ok: 970, total: 1000, p95: 300 });
   await addEndpoint(t.db, { capabilityId: "weather.forecast", k: 12, ok: 3, total: 3, p95: 300 });
+  // weather.alerts: a free endpoint listed on optimism, one that takes polygon or base, one polygon only.
+  await addEndpoint(t.db, { capabilityId: "weather.alerts", k: 31, ok: 950, total: 1000, p95: 200, price: 0, network: "optimism" });
+  await addEndpoint(t.db, { capabilityId: "weather.alerts", k: 32, ok: 950, total: 1000, p95: 200, price: 0.002, network: "polygon", networks: ["polygon", "base"] });
+  await addEndpoint(t.db, { capabilityId: "weather.alerts", k: 33, ok: 950, total: 1000, p95: 200, price: 0.002, network: "polygon" });
   // crypto.price: eight similar endpoints, for limits and fallbacks.
   for (let k = 21; k <= 28; k++) await addEndpoint(t.db, { capabilityId: "crypto.price", k, ok: 900 + k, total: 1000, p95: 150 });
 });
@@ -86,7 +91,7 @@ describe("POST /api/discover by capability_id", () => {
     const cold = await post({ capability_id: "crypto.price", preferences: { limit: 3 } });
     invalidateCandidates(t.db);
     const warmed = await warmDiscovery(t.db);
-    expect(warmed.capabilities).toBe(100);
+    expect(warmed.capabilities).toBe(CATALOGUE.capabilities.length);
     const warm = await post({ capability_id: "crypto.price", preferences: { limit: 3 } });
     expect(warm.body.ranked_endpoints).toEqual(cold.body.ranked_endpoints);
     expect(warm.body.fallback_endpoints).toEqual(cold.body.fallback_endpoints);
@@ -184,6 +189,18 @@ describe("constraints", () => {
       expect(res.status).toBe(200);
       expect(ids(res.body.ranked_endpoints)).toEqual([eid(4)]);
     }
+  });
+
+  it("never leaves a free endpoint out for its network, and keeps one that accepts the network among several", async () => {
+    const res = await post({ capability_id: "weather.alerts", constraints: { network: "base" } });
+    expect(ids(res.body.ranked_endpoints).sort()).toEqual([eid(31), eid(32)]);
+    const byId = Object.fromEntries(res.body.ranked_endpoints.map((e) => [e.endpoint_id, e.payment]));
+    expect(byId[eid(31)]).toMatchObject({ price_per_call: 0, network: "optimism", networks: [] });
+    expect(byId[eid(32)]).toMatchObject({ network: "polygon", networks: ["polygon", "base"] });
+    const polygon = await post({ capability_id: "weather.alerts", constraints: { network: "eip155:137" } });
+    expect(ids(polygon.body.ranked_endpoints).sort()).toEqual([eid(31), eid(32), eid(33)]);
+    const solana = await post({ capability_id: "weather.alerts", constraints: { network: "solana" } });
+    expect(ids(solana.body.ranked_endpoints)).toEqual([eid(31)]);
   });
 
   it("keeps only verified endpoints with verified_only", async () => {

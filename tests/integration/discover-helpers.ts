@@ -13,6 +13,8 @@ export type EndpointSpec = {
   k: number;
   price?: number;
   network?: string;
+  /** Every network it accepts (stored in endpoints.networks); default: just `network`. */
+  networks?: string[];
   checkState?: "verified" | "unverified" | "failing";
   /** Successes and reports over the week (spread over 7 days, weight 1 each). */
   ok?: number;
@@ -40,6 +42,7 @@ export async function addEndpoint(db: Db, spec: EndpointSpec): Promise<string> {
     domain: `p${spec.k}.example`,
     pricePerCall: spec.price ?? 0.01,
     network: spec.network ?? "base",
+    networks: spec.networks ?? [spec.network ?? "base"],
     checkState: state,
     consecutiveFailures: state === "failing" ? 3 : 0,
     lastCheckOk: state !== "failing",

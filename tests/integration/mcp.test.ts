@@ -238,19 +238,24 @@ describe("report_outcome", () => {
       latency_ms: 180,
       status_code: 200,
       discovery_id: d.structuredContent.discovery_id,
+      paid_amount: 0.002,
     });
+    const failed = await callTool(client, "report_outcome", { endpoint_id: endpointId, success: false, failure: "payment_failed", paid_amount: 0 });
+    expect(failed.isError).toBeFalsy();
     const http = await call(report.POST, "/api/report_outcome", { method: "POST", json: { endpoint_id: endpointId, success: false, status_code: 500 } });
     expect(http.status).toBe(202);
     expect(res.isError).toBeFalsy();
     expect(Object.keys(res.structuredContent).sort()).toEqual(Object.keys(http.body).sort());
     expect(res.structuredContent).toMatchObject({ accepted: true, report_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(res.text).toContain(String(res.structuredContent.report_id));
-    expect(await reportCount()).toBe(before + 2);
-    const [row] = await queryRows<{ endpoint_id: string; success: boolean; latency_ms: number; discovery_id: string }>(
+    expect(await reportCount()).toBe(before + 3);
+    const [row] = await queryRows<{ endpoint_id: string; success: boolean; latency_ms: number; discovery_id: string; paid_amount: number }>(
       t.db,
-      sql`select endpoint_id, success, latency_ms, discovery_id from outcome_reports where id = ${res.structuredContent.report_id}`,
+      sql`select endpoint_id, success, latency_ms, discovery_id, paid_amount from outcome_reports where id = ${res.structuredContent.report_id}`,
     );
-    expect(row).toMatchObject({ endpoint_id: endpointId, success: true, latency_ms: 180, discovery_id: d.structuredContent.discovery_id });
+    expect(row).toMatchObject({ endpoint_id: endpointId, success: true, latency_ms: 180, discovery_id: d.structuredContent.discovery_id, paid_amount: 0.002 });
+    const [bad] = await queryRows<{ failure: string }>(t.db, sql`select failure from outcome_reports where id = ${failed.structuredContent.report_id}`);
+    expect(bad.failure).toBe("payment_failed");
   });
 
   it.each([
@@ -266,6 +271,10 @@ describe("report_outcome", () => {
     expect(res.isError).toBe(true);
     expect(res.structuredContent).toMatchObject({ code, status });
     expect(http.body.code).toBe(code);
+    if (code === "unknown_field") {
+      expect(res.structuredContent.accepted_fields).toEqual(expect.arrayContaining(["failure", "paid_amount"]));
+      expect(http.body.accepted_fields).toEqual(res.structuredContent.accepted_fields);
+    }
     expect(await reportCount()).toBe(before);
   });
 });

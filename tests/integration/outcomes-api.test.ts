@@ -77,6 +77,32 @@ describe("POST /api/report_outcome", () => {
     expect(counted).toEqual([8, 4, 4]);
   });
 
+  it("stores what went wrong and what the call cost, alone and when reports are written together", async () => {
+    const one = await post({ endpoint_id: ep, success: false, failure: "payment_failed", paid_amount: 0 });
+    expect(one.status).toBe(202);
+    const batch = await Promise.all([
+      post({ endpoint_id: ep, success: false, failure: "timeout", paid_amount: 0.002, latency_ms: 30_000 }),
+      post({ endpoint_id: ep, success: false, failure: "wrong_output", paid_amount: 0.0015 }),
+      post({ endpoint_id: ep, success: true, paid_amount: 0.001 }),
+    ]);
+    const ids = [one, ...batch].map((r) => r.body.report_id as string);
+    const rows = await queryRows<{ id: string; failure: string | null; paid_amount: number | null }>(
+      t.db,
+      sql`select id::text, failure, paid_amount from outcome_reports where id = any(${`{${ids.join(",")}}`}::uuid[])`,
+    );
+    const byId = Object.fromEntries(rows.map((r) => [r.id, [r.failure, r.paid_amount === null ? null : Number(r.paid_amount)]]));
+    expect(ids.map((id) => byId[id])).toEqual([["payment_failed", 0], ["timeout", 0.002], ["wrong_output", 0.0015], [null, 0.001]]);
+  });
+
+  it("lists the accepted fields when a field is unknown, in the detail and in accepted_fields", async () => {
+    const res = await post({ endpoint_id: ep, success: false, error: "timeout" });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe("unknown_field");
+    const accepted = ["endpoint_id", "success", "latency_ms", "status_code", "discovery_id", "failure", "paid_amount"];
+    expect(res.body.accepted_fields).toEqual(accepted);
+    expect(res.body.detail).toBe(`This operation does not take error. It takes ${accepted.join(", ")}.`);
+  });
+
   it("answers 405 with Allow to other methods", async () => {
     const res = await call(reportRoute.GET, "/api/report_outcome");
     expect(res.status).toBe(405);
@@ -100,6 +126,9 @@ describe("bad input changes nothing", () => {
     ["a non-UUID discovery_id", () => ({ endpoint_id: ep, success: true, discovery_id: "abc" }), 422, "validation_failed", "#/discovery_id"],
     ["a weight field", () => ({ endpoint_id: ep, success: true, weight: 100 }), 422, "unknown_field", "#/weight"],
     ["a score field", () => ({ endpoint_id: ep, success: true, score: 1 }), 422, "unknown_field", "#/score"],
+    ["an unknown failure", () => ({ endpoint_id: ep, success: false, failure: "slow" }), 422, "validation_failed", "#/failure"],
+    ["a negative paid_amount", () => ({ endpoint_id: ep, success: true, paid_amount: -0.01 }), 422, "validation_failed", "#/paid_amount"],
+    ["paid_amount as a string", () => ({ endpoint_id: ep, success: true, paid_amount: "0.01" }), 422, "validation_failed", "#/paid_amount"],
     ["an array body", () => [{ endpoint_id: ep, success: true }], 422, "validation_failed"],
   ];
 

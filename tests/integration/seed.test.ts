@@ -39,6 +39,57 @@ describe("the demo seed", () => {
     expect(await fingerprint(b)).toEqual(eps);
   });
 
+  it("ranks endpoints for the README's discover example, and lists paid endpoints on several networks", async () => {
+    const t = opened[0];
+    const { discover } = await import("@/lib/discovery");
+    const body = { intent: "will it rain in Oslo tomorrow", constraints: { max_price: 0.01, network: "base" as const }, preferences: { ranking_preset: "reliability" as const } };
+    const res = await discover(t.db, body, { kind: "anonymous", key: "test:seed", ip: "127.0.0.1" });
+    expect(res.resolved.capability_id).toBe("weather.forecast");
+    expect(res.ranked_endpoints.length).toBeGreaterThanOrEqual(2);
+    for (const e of res.ranked_endpoints) {
+      expect(e.payment.price_per_call).toBeLessThanOrEqual(0.01);
+      if (e.payment.price_per_call > 0) expect(e.payment.networks).toContain("base");
+    }
+    const [multi] = await queryRows<{ paid: number; several: number; free_with_seen: number }>(
+      t.db,
+      sql`select count(*) filter (where price_per_call > 0)::int as paid,
+                 count(*) filter (where price_per_call > 0 and cardinality(networks) > 1
+                                  and jsonb_array_length(payment_seen->'accepts') = cardinality(networks))::int as several,
+                 count(*) filter (where price_per_call = 0 and payment_seen is not null)::int as free_with_seen
+          from endpoints`,
+    );
+    expect(multi.several / multi.paid).toBeGreaterThan(0.3);
+    expect(multi.several / multi.paid).toBeLessThan(0.8);
+    expect(multi.free_with_seen).toBe(0);
+  });
+
+  it("is call-ready: most demo endpoints declare how to call them, callable: true finds them, and the x402 catalogue's bazaar filter answers", async () => {
+    const t = opened[0];
+    const [n] = await queryRows<{ total: number; declared: number; caps: number }>(
+      t.db,
+      sql`select count(*)::int as total, count(*) filter (where call is not null and declaration is not null)::int as declared,
+                 count(distinct capability_id) filter (where call is not null)::int as caps
+          from endpoints`,
+    );
+    expect(n.declared / n.total).toBeGreaterThan(0.65);
+    expect(n.declared / n.total).toBeLessThan(0.95);
+    expect(n.caps).toBeGreaterThan(90);
+    const { discover } = await import("@/lib/discovery");
+    const who = { kind: "anonymous" as const, key: "test:seed", ip: "127.0.0.1" };
+    const res = await discover(t.db, { capability_id: "weather.forecast", constraints: { callable: true } }, who);
+    expect(res.ranked_endpoints.length).toBeGreaterThan(0);
+    for (const e of res.ranked_endpoints) {
+      expect(e.call?.source).toBe("declared");
+      expect(e.call?.input.example).toMatchObject({ city: "Oslo" });
+      expect(e.call?.output?.example).toBeTruthy();
+      expect(e.call?.input.kind).toBe(e.method === "GET" ? "query" : "body");
+    }
+    const { listDiscoveryResources } = await import("@/lib/x402-discovery");
+    const bazaar = await listDiscoveryResources(t.db, { extensions: "bazaar", limit: 100, offset: 0 } as never);
+    expect(bazaar.items.length).toBeGreaterThan(20);
+    expect(bazaar.items.every((r) => r.extensions.bazaar && (r.extensions.bazaar as { info: unknown }).info)).toBe(true);
+  });
+
   it("fills 8 days of believable history into the rollups, so figures and charts exist at first start", async () => {
     const t = opened[0];
     const [span] = await queryRows<{ hours: number; pending: number; future: number }>(

@@ -62,12 +62,49 @@ describe("POST /api/submit", () => {
     expect(JSON.stringify(body)).not.toContain("ops@acme-weather.com");
   });
 
+  it("takes several payment networks, `network` first (by default the first of them)", async () => {
+    const several = await post({ ...valid, endpoint_url: "https://api.acme-weather.com/v1/multi", networks: ["polygon", "eip155:8453", "polygon"] });
+    expect(several.status).toBe(202);
+    expect(several.body).toMatchObject({ network: "polygon", networks: ["polygon", "base"] });
+    const both = await post({ ...valid, endpoint_url: "https://api.acme-weather.com/v1/both", network: "base", networks: ["solana"] });
+    expect(both.body).toMatchObject({ network: "base", networks: ["base", "solana"] });
+    const bad = await post({ ...valid, endpoint_url: "https://api.acme-weather.com/v1/bad", networks: ["dogechain"] });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual([expect.objectContaining({ pointer: "#/networks/0" })]);
+  });
+
   it("gives each submission its own token", async () => {
-    const a = await post(valid);
-    const b = await post(valid);
+    const a = await post({ ...valid, endpoint_url: "https://api.acme-weather.com/v1/tokens" });
+    const b = await post({ ...valid, endpoint_url: "https://api.acme-weather.com/v1/tokens", contact_email: "someone-else@acme-weather.com" });
     expect(a.status).toBe(202);
     expect(b.status).toBe(202);
     expect((a.body.verification as { record_value: string }).record_value).not.toBe((b.body.verification as { record_value: string }).record_value);
+  });
+
+  it("returns the pending submission (200, same id and record) when the same contact submits the same URL and capability again", async () => {
+    const body = { ...valid, endpoint_url: "https://api.acme-weather.com/v1/again" };
+    const first = await post(body);
+    expect(first.status).toBe(202);
+    expect(first.body.resubmitted).toBeUndefined();
+    const before = await counts();
+    const again = await post({ ...body, contact_email: "OPS@acme-weather.com", price_per_call: 0.003, provider_name: "Acme Weather Ltd" });
+    expect(again.status).toBe(200);
+    expect(submitResponseSchema.safeParse(again.body).success).toBe(true);
+    expect(again.body).toMatchObject({ submission_id: first.body.submission_id, resubmitted: true, price_per_call: 0.003, provider_name: "Acme Weather Ltd" });
+    expect(again.body.verification).toEqual(first.body.verification);
+    expect(await counts()).toEqual(before);
+    // Another capability, or another contact, is a submission of its own.
+    const other = await post({ ...body, capability_id: "weather.forecast" });
+    expect(other.status).toBe(202);
+    expect(other.body.submission_id).not.toBe(first.body.submission_id);
+    const stranger = await post({ ...body, contact_email: "mallory@example.org" });
+    expect(stranger.status).toBe(202);
+    expect(stranger.body.submission_id).not.toBe(first.body.submission_id);
+    // Once it is no longer pending, submitting again starts afresh.
+    await t.db.execute(sql`update submissions set status = 'expired' where id = ${first.body.submission_id as string}::uuid`);
+    const fresh = await post(body);
+    expect(fresh.status).toBe(202);
+    expect(fresh.body.submission_id).not.toBe(first.body.submission_id);
   });
 
   const bad: Array<[string, Record<string, unknown>, number, string, string]> = [

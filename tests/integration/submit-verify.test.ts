@@ -244,7 +244,8 @@ describe("private suffixes", () => {
 describe("two submissions of one URL", () => {
   it("lists the first to verify and closes the other with 409 already_listed", async () => {
     const a = await createOne({ endpoint_url: "https://race.twice-co.com/" });
-    const b = await createOne({ endpoint_url: "https://race.twice-co.com/" });
+    // Two contacts: the same contact would get its pending submission back.
+    const b = await createOne({ endpoint_url: "https://race.twice-co.com/", contact_email: "other@twice-co.com" });
     dns.setTxt(a.recordName, [a.value, b.value]);
     const [ra, rb] = await Promise.all([verifyNow(a.id), verifyNow(b.id)]);
     expect([ra.status, rb.status].sort()).toEqual([200, 409]);

@@ -25,6 +25,8 @@ export type Spec = {
   call?: Candidate["call"];
   assetKeys?: string[];
   schemes?: string[];
+  /** Every network it accepts (default: [network]); ignored for a free endpoint (it accepts none). */
+  networks?: string[];
 };
 
 export function figures(spec: Spec): ObservedFigures {
@@ -52,6 +54,7 @@ export function candidate(spec: Spec = {}): Candidate {
     pricePerCall: spec.price ?? 0.01,
     network: spec.network ?? "base",
     networkName: spec.network ?? "base",
+    networks: (spec.price ?? 0.01) > 0 ? (spec.networks ?? [spec.network ?? "base"]) : [],
     acceptedAssets: ["USDC"],
     checkState: state,
     domainVerified: spec.domainVerified ?? true,

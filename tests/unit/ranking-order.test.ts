@@ -119,6 +119,25 @@ describe("constraints and exclusion reasons", () => {
     expect(only(pool[0], { max_price: 0.01, network: "base", verified_only: true })).toBeUndefined();
   });
 
+  it("never excludes a free endpoint by network: it takes no payment, so it lists no network", () => {
+    const free = candidate({ id: 40, ok: 95, total: 100, p95: 100, price: 0, network: "optimism" });
+    const r = rankCandidates([free], opts({ constraints: { network: "base", max_price: 0.01 } }));
+    expect(ids(r.ranked)).toEqual([idOf(40)]);
+    expect(r.ranked[0].payment.price_per_call).toBe(0);
+    expect(r.ranked[0].payment.networks).toEqual([]);
+    expect(r.ranked[0].payment.network).toBe("optimism");
+  });
+
+  it("keeps an endpoint that accepts the constraint's network among several, and names them network first", () => {
+    const multi = candidate({ id: 41, ok: 95, total: 100, p95: 100, network: "polygon", networks: ["polygon", "base"] });
+    const single = candidate({ id: 42, ok: 95, total: 100, p95: 100, network: "polygon" });
+    const r = rankCandidates([multi, single], opts({ constraints: { network: "base" } }));
+    expect(ids(r.ranked)).toEqual([idOf(41)]);
+    expect(r.ranked[0].payment).toMatchObject({ network: "polygon", networks: ["polygon", "base"] });
+    expect(rankCandidates([single], opts({ constraints: { network: "base" } })).fallbacks[0].exclusion_reasons).toEqual(["network_mismatch"]);
+    expect(ids(rankCandidates([multi, single], opts({ constraints: { network: "solana" } })).ranked)).toEqual([]);
+  });
+
   it("never ranks an endpoint whose domain record has gone: it is a fallback marked unverified", () => {
     const lost = { ...pool[0], domainVerified: false };
     const r = rankCandidates([lost, ...pool.slice(1)], opts({ limit: 20 }));
@@ -231,7 +250,7 @@ describe("exploration", () => {
   });
 
   it("may put the explored endpoint first when no established endpoint meets the constraints", () => {
-    const elsewhere = established.map((c) => ({ ...c, networkName: "polygon", network: "polygon" }));
+    const elsewhere = established.map((c) => ({ ...c, networkName: "polygon", network: "polygon", networks: ["polygon"] }));
     const rookie = candidate({ id: 600, ok: 2, total: 4, p95: 300 });
     const pool = [...elsewhere, newcomer, rookie];
     const { on } = windows(pool, 0.5);

@@ -49,7 +49,11 @@ export default async function DocsPage() {
             <a className="underline" href="/api/openapi.json">
               /api/openapi.json
             </a>{" "}
-            (OpenAPI 3.1).
+            (OpenAPI 3.1). Providers: see{" "}
+            <Link className="underline" href="/docs/submissions">
+              listing your endpoints
+            </Link>
+            .
           </>
         }
       />

@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/route";
+import { json, methods, route } from "@/lib/http/route";
 import { submitBodySchema } from "@/lib/schemas/submit";
 import { createSubmission } from "@/lib/submissions";
 
@@ -7,7 +7,10 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
     operation: "POST /submit",
     policy: "submit",
     body: submitBodySchema,
-    status: 202,
-    handler: ({ db, body, principal }) => createSubmission(db, body, principal),
+    // 202: a new submission; 200: the same contact's pending one, returned again (resubmitted: true).
+    handler: async ({ db, body, principal }) => {
+      const out = await createSubmission(db, body, principal);
+      return json(out, out.resubmitted ? 200 : 202);
+    },
   }),
 });
