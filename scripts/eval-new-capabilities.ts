@@ -1,11 +1,12 @@
 // How well capabilities added at run time resolve (issue: "new capabilities resolve as well as old
 // ones"): every tenth capability of the registry is held out of training (its corpus needs and its
 // registry texts), a model is trained on the rest, and the held-out ones are then added back as a
-// run-time registry would add them (their registry texts only: the lexical index answers for them);
-// and, for comparison, as a retrain would (a model trained with their registry texts but not their
-// corpus needs). Their blind needs' top-1 is compared with the shipped model's on the same needs.
-// Target: at least 85% of it.
-//   npm run eval:new-capabilities [-- --every 10] [-- --sets blind,fresh,fresh2,people]
+// run-time registry adds them: their registry texts only, learned as run-time classes of the frozen
+// model (lib/discovery/intent/extension.ts), and, for comparison, by the lexical index alone; with
+// --retrain also as a full retrain would (their registry texts but not their corpus needs). Their
+// blind needs' top-1 is compared with the shipped model's on the same needs. Target: at least 85% of it.
+// It trains a model without the held-out capabilities first (as long as npm run train:intents).
+//   npm run eval:new-capabilities [-- --every 10] [-- --sets blind,fresh,fresh2,people] [-- --retrain]
 import { buildIntentIndex, resolveNeed, type IntentDoc } from "../lib/discovery/intent";
 import { loadIntentModel } from "../lib/discovery/intent/model";
 import { modelFromTrained, TRAIN_DEFAULTS } from "../lib/discovery/intent/train";
@@ -34,26 +35,34 @@ const { trained, classes } = trainWeights(registry, heldOut);
 const partial = modelFromTrained(trained, classes, TRAIN_DEFAULTS.prune, shipped.temperature, shipped.lexicalWeight);
 const trainSeconds = (Date.now() - t0) / 1000;
 
+const t1 = Date.now();
 const fresh = buildIntentIndex(docs, partial);
+const extensionSeconds = (Date.now() - t1) / 1000;
+const lexicalOnly = { ...fresh, extension: null, extensionOf: new Int32Array(fresh.ids.length).fill(-1), unknown: heldOut };
 const full = buildIntentIndex(docs, shipped);
-const r0 = Date.now();
-const retrained = trainWeights(registry, new Set(), undefined, heldOut);
-const retrainSeconds = (Date.now() - r0) / 1000;
-const withTexts = buildIntentIndex(docs, modelFromTrained(retrained.trained, retrained.classes, TRAIN_DEFAULTS.prune, shipped.temperature, shipped.lexicalWeight));
+let retrainSeconds = 0;
+let withTexts: typeof full | null = null;
+if (args.includes("--retrain")) {
+  const r0 = Date.now();
+  const retrained = trainWeights(registry, new Set(), undefined, heldOut);
+  retrainSeconds = (Date.now() - r0) / 1000;
+  withTexts = buildIntentIndex(docs, modelFromTrained(retrained.trained, retrained.classes, TRAIN_DEFAULTS.prune, shipped.temperature, shipped.lexicalWeight));
+}
 
 const top1 = (index: typeof full) => cases.filter((c) => c.expected.includes(resolveNeed(index, c.intent).best?.capability_id ?? "")).length / cases.length;
 const trainedTop1 = top1(full);
 const newTop1 = top1(fresh);
-const retrainTop1 = top1(withTexts);
+const lexicalTop1 = top1(lexicalOnly);
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 console.log(
   [
     `Held out of training: ${heldOut.size} of ${docs.length} capabilities (every ${every}th): ${[...heldOut].join(", ")}`,
-    `Blind needs for them (${sets.join(", ")}): ${cases.length}; model without them trained in ${trainSeconds.toFixed(0)} s, retrain with their registry texts ${retrainSeconds.toFixed(0)} s`,
+    `Blind needs for them (${sets.join(", ")}): ${cases.length}; model without them trained in ${trainSeconds.toFixed(0)} s; their run-time classes learned in ${extensionSeconds.toFixed(1)} s`,
     "",
     `top-1, shipped model (trained on their corpus needs):   ${pct(trainedTop1)}`,
-    `top-1, added at run time (lexical index):               ${pct(newTop1)}  = ${pct(newTop1 / trainedTop1)} of the trained figure (target >= ${pct(TARGET)})`,
-    `top-1, retrained on their registry texts only:          ${pct(retrainTop1)}  = ${pct(retrainTop1 / trainedTop1)} of the trained figure`,
+    `top-1, added at run time (run-time classes):            ${pct(newTop1)}  = ${pct(newTop1 / trainedTop1)} of the trained figure (target >= ${pct(TARGET)})`,
+    `top-1, added at run time, lexical index alone:          ${pct(lexicalTop1)}  = ${pct(lexicalTop1 / trainedTop1)} of the trained figure`,
+    ...(withTexts ? [`top-1, retrained on their registry texts only (${retrainSeconds.toFixed(0)} s): ${pct(top1(withTexts))}  = ${pct(top1(withTexts) / trainedTop1)} of the trained figure`] : []),
   ].join("\n"),
 );
 process.exitCode = newTop1 / trainedTop1 >= TARGET ? 0 : 1;

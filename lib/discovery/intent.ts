@@ -7,6 +7,7 @@ import { buildIndex, type IntentDoc, type IntentIndex as LexicalIndex } from "./
 import { intentFeatures } from "./intent/features";
 import { splitParts } from "./intent/hints";
 import { lexicalGuesses, resolveLexical, type IntentCandidate, type IntentResolution } from "./intent/lexical";
+import { extensionLogits, trainExtension, type IntentExtension } from "./intent/extension";
 import { loadIntentModel, modelLogits, NONE_CLASS, REFUSE_CLASS, type IntentModel } from "./intent/model";
 import { checkRefusal, type RefusalCategory } from "./refusal";
 
@@ -27,7 +28,11 @@ export type IntentIndex = {
   readonly model: IntentModel | null;
   /** Model class of each registry capability (-1: the model was not trained on it). */
   readonly classOf: Int32Array;
-  /** Registry capabilities the model does not know, resolved by the lexical index alone. */
+  /** Classes learned at run time for the capabilities the shipped model was not trained on (./intent/extension.ts). */
+  readonly extension: IntentExtension | null;
+  /** Registry position -> its class in `extension` (-1: none). */
+  readonly extensionOf: Int32Array;
+  /** Registry capabilities that neither the model nor the extension knows, resolved by the lexical index alone. */
   readonly unknown: ReadonlySet<string>;
 };
 
@@ -35,8 +40,12 @@ export type IntentIndex = {
 export function buildIntentIndex(docs: IntentDoc[], model: IntentModel | null = loadIntentModel()): IntentIndex {
   const ids = docs.map((d) => d.id);
   const classOf = Int32Array.from(ids, (id) => model?.classIndex.get(id) ?? -1);
-  const unknown = new Set(ids.filter((_, i) => classOf[i] < 0));
-  return { ids, lexical: buildIndex(docs), model, classOf, unknown };
+  const fresh = ids.flatMap((_, i) => (classOf[i] < 0 ? [i] : []));
+  const extension = model ? trainExtension(docs, fresh, model) : null;
+  const extensionOf = new Int32Array(ids.length).fill(-1);
+  extension?.docs.forEach((doc, u) => (extensionOf[doc] = u));
+  const unknown = new Set(ids.filter((_, i) => classOf[i] < 0 && extensionOf[i] < 0));
+  return { ids, lexical: buildIndex(docs), model, classOf, extension, extensionOf, unknown };
 }
 
 const round3 = (x: number): number => Math.round(Math.min(1, Math.max(0, x)) * 1000) / 1000;
@@ -80,19 +89,31 @@ function modelGuesses(
   const logits = intentLogits(index, model, text, lexical, features);
   const outside = [model.classIndex.get(NONE_CLASS)!, model.classIndex.get(REFUSE_CLASS) ?? -1].filter((c) => c >= 0);
   const t = model.temperature;
+  // Each registry capability's logit: the shipped model's class, or its run-time class (with the
+  // same lexical help as the shipped classes get), or none (NaN: the lexical index answers for it).
+  const score = new Float64Array(index.ids.length).fill(NaN);
+  index.classOf.forEach((c, i) => {
+    if (c >= 0) score[i] = logits[c];
+  });
+  if (index.extension) {
+    const ext = extensionLogits(index.extension, features);
+    index.extension.docs.forEach((doc, u) => (score[doc] = ext[u]));
+    const s1 = lexical[0]?.score;
+    for (const r of lexical) if (index.extensionOf[r.doc] >= 0) score[r.doc] += (model.lexicalWeight * r.score) / s1;
+  }
   let max = -Infinity;
   for (const c of outside) max = Math.max(max, logits[c] / t);
-  for (const c of index.classOf) if (c >= 0) max = Math.max(max, logits[c] / t);
+  for (const x of score) if (!Number.isNaN(x)) max = Math.max(max, x / t);
   let sum = 0;
   for (const c of outside) sum += Math.exp(logits[c] / t - max);
   const exp = new Float64Array(index.ids.length);
-  index.classOf.forEach((c, i) => {
-    if (c >= 0) sum += exp[i] = Math.exp(logits[c] / t - max);
+  score.forEach((x, i) => {
+    if (!Number.isNaN(x)) sum += exp[i] = Math.exp(x / t - max);
   });
   // The best few, kept in order as they are found (ties: the registry's order).
   const top: number[] = [];
   for (let i = 0; i < exp.length; i++) {
-    if (index.classOf[i] < 0 || (top.length === KEEP && exp[i] <= exp[top[KEEP - 1]])) continue;
+    if (Number.isNaN(score[i]) || (top.length === KEEP && exp[i] <= exp[top[KEEP - 1]])) continue;
     let at = top.length;
     while (at > 0 && exp[top[at - 1]] < exp[i]) at--;
     top.splice(at, 0, i);

@@ -148,9 +148,20 @@ describe("the official x402 client against Capdex", () => {
   });
 
   it("serves the provider's bazaar declaration under extensions=bazaar", async () => {
-    const page = await client.extensions.bazaar.listResources({ extensions: "bazaar" });
-    expect(page.items.map((r) => r.resource)).toEqual([listedUrl]);
-    const r = page.items[0];
+    // Most demo endpoints declare a call too (as real sellers do): every item of the filtered list
+    // carries a declaration, fewer items pass than without the filter, and the provider's is among them.
+    const all = await client.extensions.bazaar.listResources({ limit: 1 });
+    const first = await client.extensions.bazaar.listResources({ extensions: "bazaar", limit: 1 });
+    expect(first.pagination.total).toBeGreaterThan(0);
+    expect(first.pagination.total).toBeLessThan(all.pagination.total);
+    const items: DiscoveryResource[] = [];
+    for (let offset = 0; offset < first.pagination.total; offset += 100) {
+      items.push(...(await client.extensions.bazaar.listResources({ extensions: "bazaar", limit: 100, offset })).items);
+    }
+    expect(items).toHaveLength(first.pagination.total);
+    for (const item of items) expect(item.extensions?.bazaar).toBeDefined();
+    const r = items.find((item) => item.resource === listedUrl)!;
+    expect(r).toBeDefined();
     expectOfficialResource(r);
     expect(r).toMatchObject({
       type: "http",

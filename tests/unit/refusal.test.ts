@@ -286,16 +286,6 @@ describe("checkRefusal", () => {
     expect(checkRefusal("a".repeat(500))).toBeNull();
     expect(checkRefusal("hack ".repeat(100) + "account")?.category).toBe("account_takeover");
   });
-
-  it("takes well under 0.1 ms a call", () => {
-    const texts = [...REFUSE.map(([t]) => t), ...ALLOW];
-    for (const t of texts) checkRefusal(t);
-    const rounds = 20;
-    const start = performance.now();
-    for (let k = 0; k < rounds; k++) for (const t of texts) checkRefusal(`${t} ${k}`);
-    const perCall = (performance.now() - start) / (rounds * texts.length);
-    expect(perCall).toBeLessThan(0.1);
-  });
 });
 
 describe("training data for the model's refuse class", () => {

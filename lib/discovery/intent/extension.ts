@@ -1,0 +1,176 @@
+// Capabilities added to the registry after the model was trained (a provider's accepted proposal, an
+// operator's new entry) get model classes of their own at run time, with no retrain step: new rows
+// of the same softmax, learned from their registry texts (title, description, tags, aliases,
+// examples) while the shipped model's weights stay frozen. Because the new classes live in the
+// shipped model's logit space, they compete with its classes, "none" and "refuse" on equal terms and
+// share its fitted temperature: a need for a new capability gets a calibrated confidence like any
+// other, and a need the shipped model is sure of keeps its answer.
+//
+// Training is small and deterministic: the positives are the new capabilities' registry texts; the
+// negatives are the registry texts of the capabilities the model knows and the shipped corpus of
+// needs nothing serves (data/intents/train/none-*.jsonl), whose frozen scores teach the new rows
+// where not to fire. Only the normaliser of the frozen scores is needed per sample, so an epoch
+// costs (samples x features x new classes): about a second for 40 new capabilities on one core.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { createRandom } from "@/lib/seed/random";
+import type { IntentDoc } from "./build";
+import { intentFeatures } from "./features";
+import { modelLogits, type IntentModel } from "./model";
+import { registryTexts } from "./train";
+
+/** Above this many new capabilities the lexical index alone answers for them (training would take too long at every registry change). */
+export const MAX_EXTENSION_CLASSES = 300;
+
+export type IntentExtension = {
+  /** Registry position (doc index) of each new class. */
+  readonly docs: Int32Array;
+  /** Feature -> its weights for the new classes (length docs.length). */
+  readonly rows: ReadonlyMap<string, Float32Array>;
+  readonly bias: Float64Array;
+};
+
+const SETTINGS = { epochs: 6, learningRate: 0.3, l2: 1e-3, seed: 11, negatives: 3000 };
+
+function noneCorpus(): string[] {
+  const dir = path.join(process.cwd(), "data/intents/train");
+  try {
+    return readdirSync(dir)
+      .filter((f) => /^none-.*\.jsonl$/.test(f))
+      .sort()
+      .flatMap((f) =>
+        readFileSync(path.join(dir, f), "utf8")
+          .split("\n")
+          .filter((l) => l.trim())
+          .map((l) => (JSON.parse(l) as { text: string }).text),
+      );
+  } catch {
+    return [];
+  }
+}
+
+let corpusCache: string[] | null = null;
+type Reading = { features: readonly string[]; frozen: number };
+const readCache = new WeakMap<IntentModel, Map<string, Reading>>();
+
+/** log of the sum of exp(frozen logits): all a negative or positive sample needs of the shipped model. */
+function logSumExp(logits: Float64Array): number {
+  let max = -Infinity;
+  for (const x of logits) max = Math.max(max, x);
+  let sum = 0;
+  for (const x of logits) sum += Math.exp(x - max);
+  return max + Math.log(sum);
+}
+
+/**
+ * New classes for the docs at `fresh` (registry positions the model has no class for), or null when
+ * there are none or too many. Deterministic: the same registry and model give the same weights.
+ */
+export function trainExtension(docs: readonly IntentDoc[], fresh: readonly number[], model: IntentModel): IntentExtension | null {
+  const U = fresh.length;
+  if (U === 0 || U > MAX_EXTENSION_CLASSES) return null;
+  const rnd = createRandom(SETTINGS.seed).next;
+  const freshSet = new Set(fresh);
+
+  // A text's features and frozen normaliser are the same at every rebuild: kept per model.
+  let cache = readCache.get(model);
+  if (!cache) readCache.set(model, (cache = new Map()));
+  const read = (t: string): Reading => {
+    let r = cache.get(t);
+    if (!r) {
+      const features = intentFeatures(t);
+      r = { features, frozen: features.length ? logSumExp(modelLogits(model, features)) : 0 };
+      if (cache.size < 50_000) cache.set(t, r);
+    }
+    return r;
+  };
+
+  type Sample = { features: readonly string[]; y: number; frozen: number };
+  const samples: Sample[] = [];
+  const vocab = new Map<string, number>();
+  fresh.forEach((docIndex, u) => {
+    for (const t of registryTexts(docs[docIndex])) {
+      const { features, frozen } = read(t);
+      if (!features.length) continue;
+      for (const f of features) if (!vocab.has(f)) vocab.set(f, vocab.size);
+      samples.push({ features, y: u, frozen });
+    }
+  });
+  if (!samples.length) return null;
+
+  // Negatives: a deterministic sample of the known capabilities' texts and the corpus of needs nothing serves.
+  corpusCache ??= noneCorpus();
+  const pool: string[] = [...corpusCache];
+  docs.forEach((d, i) => {
+    if (!freshSet.has(i)) pool.push(...registryTexts(d));
+  });
+  for (let i = pool.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [pool[i], pool[j]] = [pool[j], pool[i]];
+  }
+  for (const t of pool.slice(0, SETTINGS.negatives)) {
+    const { features, frozen } = read(t);
+    if (features.length) samples.push({ features, y: -1, frozen });
+  }
+
+  const F = vocab.size;
+  const W = new Float32Array(F * U);
+  const G = new Float32Array(F * U).fill(1e-8);
+  const bias = new Float64Array(U).fill(-4);
+  const gBias = new Float64Array(U).fill(1e-8);
+  const z = new Float64Array(U);
+  const order = samples.map((_, i) => i);
+  const encoded = samples.map((s) => Int32Array.from(s.features.map((f) => vocab.get(f) ?? -1).filter((r) => r >= 0)));
+  const norms = samples.map((s) => 1 / Math.sqrt(s.features.length));
+  const { learningRate: lr, l2 } = SETTINGS;
+  for (let epoch = 0; epoch < SETTINGS.epochs; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(rnd() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    for (const idx of order) {
+      const rows = encoded[idx];
+      const norm = norms[idx];
+      const { y, frozen } = samples[idx];
+      z.set(bias);
+      for (const r of rows) {
+        const base = r * U;
+        for (let u = 0; u < U; u++) z[u] += W[base + u] * norm;
+      }
+      // Softmax over the frozen classes (their log-normaliser) and the new ones.
+      let max = frozen;
+      for (let u = 0; u < U; u++) max = Math.max(max, z[u]);
+      let sum = Math.exp(frozen - max);
+      for (let u = 0; u < U; u++) sum += z[u] = Math.exp(z[u] - max);
+      for (let u = 0; u < U; u++) {
+        const g = z[u] / sum - (u === y ? 1 : 0);
+        gBias[u] += g * g;
+        bias[u] -= (lr * g) / Math.sqrt(gBias[u]);
+        if (Math.abs(g) < 1e-4) continue;
+        const gn = g * norm;
+        for (const r of rows) {
+          const k = r * U + u;
+          const gw = gn + l2 * W[k];
+          G[k] += gw * gw;
+          W[k] -= (lr * gw) / Math.sqrt(G[k]);
+        }
+      }
+    }
+  }
+  const rows = new Map<string, Float32Array>();
+  for (const [f, r] of vocab) rows.set(f, W.slice(r * U, (r + 1) * U));
+  return { docs: Int32Array.from(fresh), rows, bias };
+}
+
+/** The new classes' logits for a feature set (the same normalisation as the shipped model's). */
+export function extensionLogits(ext: IntentExtension, features: readonly string[]): Float64Array {
+  const out = Float64Array.from(ext.bias);
+  if (!features.length) return out;
+  const norm = 1 / Math.sqrt(features.length);
+  for (const f of features) {
+    const row = ext.rows.get(f);
+    if (!row) continue;
+    for (let u = 0; u < row.length; u++) out[u] += row[u] * norm;
+  }
+  return out;
+}
