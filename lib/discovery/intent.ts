@@ -4,7 +4,7 @@
 // "none" class for needs nothing serves) reads the need; the lexical index (intent/build.ts) knows
 // every capability of the registry, including those added since the model was trained.
 import { buildIndex, type IntentDoc, type IntentIndex as LexicalIndex } from "./intent/build";
-import { intentFeatures } from "./intent/features";
+import { contentSize, intentFeatures } from "./intent/features";
 import { splitParts } from "./intent/hints";
 import { lexicalGuesses, resolveLexical, type IntentCandidate, type IntentResolution } from "./intent/lexical";
 import { extensionLogits, trainExtension, type IntentExtension } from "./intent/extension";
@@ -20,7 +20,7 @@ export type NeedResolution = IntentResolution & {
 };
 
 /** Below this confidence the service answers 404 intent_unresolved. */
-export const INTENT_CONFIDENCE_FLOOR = 0.4;
+export const INTENT_CONFIDENCE_FLOOR = 0.35;
 
 export type IntentIndex = {
   readonly ids: readonly string[];
@@ -126,6 +126,10 @@ function modelGuesses(
   };
 }
 
+/** A short need (contentSize <= 2) answered below this confidence gets at most SHORT_CAP. */
+const SHORT_SURE = 0.9;
+const SHORT_CAP = 0.5;
+
 /** The model's probability of harm at or above which a need is refused. */
 export const HARM_FLOOR = 0.5;
 
@@ -144,7 +148,13 @@ function readText(index: IntentIndex, text: string): IntentResolution & { harm: 
     // Input is untrusted text: failing to read it means "not understood", never an exception for the caller.
     return { best: null, candidates: [], harm: 0 };
   }
-  const top = guesses.slice(0, KEEP).map((c) => ({ capability_id: c.capability_id, confidence: round3(c.confidence) }));
+  let top = guesses.slice(0, KEEP).map((c) => ({ capability_id: c.capability_id, confidence: round3(c.confidence) }));
+  // A need of one or two words that the model is not sure of ("run it", "I need the numbers") says
+  // too little to be answered with confidence: its confidence is capped, so it is never presented as
+  // certain (it still resolves when the cap is above the floor, with its real runners-up beside it).
+  if (top.length && top[0].confidence < SHORT_SURE && top[0].confidence > SHORT_CAP && contentSize(text) <= 2) {
+    top = [{ ...top[0], confidence: SHORT_CAP }, ...top.slice(1)];
+  }
   const best = top.length && top[0].confidence >= INTENT_CONFIDENCE_FLOOR && harm < HARM_FLOOR ? top[0] : null;
   return best ? { best, candidates: top.slice(1, 4), harm } : { best: null, candidates: top.slice(0, 3), harm };
 }

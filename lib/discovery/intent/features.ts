@@ -134,3 +134,19 @@ export function intentFeatures(raw: string): string[] {
   }
   return [...out];
 }
+
+/**
+ * How much a text says: its content words (function words and numbers count 0; a run of a script
+ * without spaces counts one per three characters) plus two per value ("@ip", "@url"). "run it" and
+ * "how much?" say 1; "bitcoin price in euros" says 3.
+ */
+export function contentSize(raw: string): number {
+  const { words, values } = intentWords(raw);
+  let n = 2 * values.length;
+  for (const word of words) {
+    const w = foldWord(word);
+    if (DENSE.test(w)) n += Math.ceil([...w].length / 3);
+    else if (!isFunctionWord(w)) n += 1;
+  }
+  return n;
+}
