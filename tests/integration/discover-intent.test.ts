@@ -84,17 +84,18 @@ describe("POST /api/discover by intent", () => {
 
   it("finds a capability added to the registry at once", async () => {
     await t.db.insert(capabilities).values({
-      id: "util.horoscope",
+      id: "util.plant_identify",
       categoryId: "util",
-      title: "Daily horoscope",
-      description: "Astrology readings for each zodiac sign",
-      tags: ["astrology", "zodiac"],
-      aliases: ["horoscope", "star sign reading"],
+      title: "Plant identification",
+      description: "Identify a plant species from a photo of its leaves or flowers",
+      tags: ["plants", "botany", "species"],
+      aliases: ["what plant is this", "identify a flower", "plant species from photo"],
+      examples: ["which houseplant is this from the picture", "name this flower"],
     });
     await bumpRegistryVersion(t.db);
     await new Promise((r) => setTimeout(r, 1100)); // the registry copy is re-checked once a second
-    const res = await post({ intent: "today's horoscope for a zodiac sign" });
+    const res = await post({ intent: "what kind of plant is in this photo" });
     expect(res.status).toBe(200);
-    expect((res.body.resolved as { capability_id: string }).capability_id).toBe("util.horoscope");
+    expect((res.body.resolved as { capability_id: string }).capability_id).toBe("util.plant_identify");
   });
 });
