@@ -31,7 +31,8 @@ function buildStatement(db: Db, windowSeconds: number) {
 type Statement = ReturnType<typeof buildStatement>;
 const statements = new WeakMap<Db, Map<number, Statement>>();
 
-async function hitOne(db: Db, key: string, windowSeconds: number): Promise<Hit> {
+/** One statement per hit, no batching (the single-hit path, and scripts/bench-limiter.ts's baseline). */
+export async function hitOne(db: Db, key: string, windowSeconds: number): Promise<Hit> {
   let byWindow = statements.get(db);
   if (!byWindow) statements.set(db, (byWindow = new Map()));
   let stmt = byWindow.get(windowSeconds);
