@@ -22,6 +22,12 @@
 //   npm run bench -- --only soak --server-node-options --max-old-space-size=512
 //   npm run bench -- --rounds 5 --duration 10 --warmup 10 --rate 300
 //   npm run bench -- --reseed          # rebuild the benchmark database
+//   npm run bench -- --scale 5000      # 5,000 capabilities, 100,000 endpoints (database capdex_bench_5000)
+//   npm run bench -- --sizes 50,500,5000 --only discover,report,x402_list,x402_search
+//                                      # one run per scale (20 endpoints a capability: 1k, 10k, 100k
+//                                      # endpoints), each on its own database, then the cost curve
+//   npm run bench -- --only report --report-limiter on --report-endpoints 370 --report-keys 1
+//                                      # report_outcome as an outside benchmark sends it (the limiter on)
 import fs from "node:fs";
 import { execSync } from "node:child_process";
 import path from "node:path";
@@ -39,6 +45,13 @@ import { runFixedRate, type FixedRateRequest, type FixedRateResult } from "./ben
 const args = process.argv.slice(2);
 const flagValue = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const SCALE = Number(flagValue("--scale") ?? 1000);
+/** Scales to run one after the other (each a child run of this script with --scale), then the cost curve. */
+const SIZES = flagValue("--sizes")?.split(",").map(Number);
+/** report_outcome with the rate limiter on (its own server), spread over this many endpoints and API keys. */
+const REPORT_LIMITER = flagValue("--report-limiter") === "on";
+const REPORT_ENDPOINTS = Number(flagValue("--report-endpoints") ?? 5000);
+/** 0: anonymous reports (one client address); N: spread over N API keys. */
+const REPORT_KEYS = Number(flagValue("--report-keys") ?? 0);
 const DURATION = Number(flagValue("--duration") ?? 10);
 const CONNECTIONS = Number(flagValue("--connections") ?? 32);
 /** Comma-separated scenarios to run (all when absent); health always runs beside them. */
@@ -57,7 +70,8 @@ const ROUNDS = Number(flagValue("--rounds") ?? 3);
 const RATE = Number(flagValue("--rate") ?? 300);
 const BASE = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 // BENCH_DB_NAME lets several people bench on one Postgres server without reseeding each other's copy.
-const DB_NAME = process.env.BENCH_DB_NAME ?? "capdex_bench";
+// Scales other than the default get their own database, so a curve over sizes seeds each once.
+const DB_NAME = process.env.BENCH_DB_NAME ?? (SCALE === 1000 ? "capdex_bench" : `capdex_bench_${SCALE}`);
 const DB_URL = withDatabase(BASE, DB_NAME);
 const REDIS = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 
@@ -118,8 +132,12 @@ async function vacuum(): Promise<void> {
 
 async function loadFixtures() {
   const db = postgres(DB_URL, { max: 1, onnotice: () => {} });
-  const caps = (await db`select id, title from capabilities order by id`) as unknown as Array<{ id: string; title: string }>;
-  const eps = (await db`select id from endpoints order by id limit 5000`) as unknown as Array<{ id: string }>;
+  // Capabilities with listed endpoints (below scale 403 the catalogue's others have none, and
+  // asking for them would measure empty answers).
+  const caps = (await db`select id, title from capabilities c
+                         where exists (select 1 from endpoints e where e.capability_id = c.id and e.status = 'listed') order by id`) as unknown as Array<{ id: string; title: string }>;
+  const eps = (await db`select id from endpoints order by id limit ${REPORT_ENDPOINTS}`) as unknown as Array<{ id: string }>;
+  const [{ n: listed }] = await db`select count(*)::int as n from endpoints where status = 'listed'`;
   // API keys for the limiter-on run, owned by one bench user (created once).
   await db`insert into users (id, email, name) values ('bench-user', 'bench@capdex.invalid', 'bench') on conflict do nothing`;
   const keys: string[] = [];
@@ -130,7 +148,7 @@ async function loadFixtures() {
     await db`insert into api_keys (user_id, name, prefix, hash) values ('bench-user', ${"bench " + i}, ${key.slice(0, 12)}, ${hash})`;
   }
   await db.end();
-  return { caps, endpointIds: eps.map((e) => e.id), keys };
+  return { caps, endpointIds: eps.map((e) => e.id), keys, listed: Number(listed) };
 }
 
 const INTENTS = [
@@ -302,10 +320,16 @@ function discoverKindScenario(caps: Array<{ id: string }>, kind: "id" | "intent"
   return { request: (i) => ({ method: "POST", path: "/api/discover", headers: { "content-type": "application/json" }, body: discoverOneKind(i, caps, kind) }) };
 }
 
-/** The x402 discovery API (docs/x402-discovery.md): pages of the listing, and searches. */
-const x402List: Scenario = {
-  request: (i) => ({ method: "GET", path: `/api/x402/discovery/resources?limit=20&offset=${(i * 20) % 2_000}${i % 3 === 0 ? "&network=eip155:8453" : ""}` }),
-};
+/**
+ * The x402 discovery API (docs/x402-discovery.md): pages of the listing anywhere in it (offsets up to
+ * the registry's size, as the official client pages), and searches.
+ */
+function x402ListScenario(listed: number): Scenario {
+  const span = Math.max(2_000, listed);
+  return {
+    request: (i) => ({ method: "GET", path: `/api/x402/discovery/resources?limit=20&offset=${((i * 7919) % Math.ceil(span / 20)) * 20}${i % 3 === 0 ? "&network=eip155:8453" : ""}` }),
+  };
+}
 const X402_QUERIES = ["weather", "translate text", "transcribe audio", "stock price", "pdf to markdown", "send sms", "geocode", "image generation"];
 const x402Search: Scenario = {
   request: (i) => ({ method: "GET", path: `/api/x402/discovery/search?query=${encodeURIComponent(X402_QUERIES[i % X402_QUERIES.length])}&limit=10` }),
@@ -319,12 +343,12 @@ function mixedScenario(caps: Array<{ id: string }>, endpointIds: string[]): Scen
 }
 
 let accepted = 0;
-function reportScenario(endpointIds: string[]): Scenario {
+function reportScenario(endpointIds: string[], keys: string[] = []): Scenario {
   return {
     request: (i) => ({
       method: "POST",
       path: "/api/report_outcome",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", ...(keys.length && { authorization: `Bearer ${keys[i % keys.length]}` }) },
       body: JSON.stringify({ endpoint_id: endpointIds[i % endpointIds.length], success: i % 10 !== 0, latency_ms: 50 + (i % 400), status_code: i % 10 ? 200 : 502 }),
     }),
     onStatus: (status) => {
@@ -400,9 +424,10 @@ async function main() {
     console.log("no production build: running npm run build");
     execSync("npm run build", { stdio: "inherit" });
   }
+  if (SIZES) return curve(SIZES);
   await ensureDatabase();
   await vacuum();
-  const { caps, endpointIds, keys } = await loadFixtures();
+  const { caps, endpointIds, keys, listed } = await loadFixtures();
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),
     scale: SCALE,
@@ -411,16 +436,19 @@ async function main() {
     warmup_s: WARMUP,
     rounds: ROUNDS,
     fixed_rate: RATE,
+    endpoints: listed,
+    load_average: loadAverage(),
+    ...(REPORT_LIMITER && { report_limiter: "on", report_endpoints: endpointIds.length, report_keys: REPORT_KEYS }),
   };
-  const env = { DATABASE_URL: DB_URL, CAPDEX_RATE_LIMIT: "off", ROLLUP_INTERVAL_MS: "1000" };
+  const env: Record<string, string> = { DATABASE_URL: DB_URL, ROLLUP_INTERVAL_MS: "1000", ...(!REPORT_LIMITER && { CAPDEX_RATE_LIMIT: "off" }) };
   const db = postgres(DB_URL, { max: 1, onnotice: () => {} });
   const scenarios: Array<[string, Scenario]> = [];
   if (runs("discover")) scenarios.push(["discover", discoverScenario(caps)]);
   if (runs("discover_id")) scenarios.push(["discover_id", discoverKindScenario(caps, "id")]);
   if (runs("discover_intent")) scenarios.push(["discover_intent", discoverKindScenario(caps, "intent")]);
-  if (runs("x402_list")) scenarios.push(["x402_list", x402List]);
+  if (runs("x402_list")) scenarios.push(["x402_list", x402ListScenario(listed)]);
   if (runs("x402_search")) scenarios.push(["x402_search", x402Search]);
-  if (runs("report")) scenarios.push(["report_outcome", reportScenario(endpointIds)]);
+  if (runs("report")) scenarios.push(["report_outcome", reportScenario(endpointIds, REPORT_KEYS ? keys.slice(0, REPORT_KEYS) : [])]);
   const soak = runs("soak") && SOAK > 0;
   const start = (extra: Record<string, string>) =>
     startServer({ ...extra, ...(SERVER_NODE && { CAPDEX_BENCH_OLD_NODE: "1" }), ...(SERVER_NODE_OPTIONS && { NODE_OPTIONS: SERVER_NODE_OPTIONS }) }, { node: SERVER_NODE });
@@ -462,6 +490,7 @@ async function main() {
       for (const [name] of scenarios) results[name] = { ...summarise(rounds[name], healthOf[name]), at_fixed_rate: fixed[name] };
       if (rounds.report_outcome) Object.assign(results.report_outcome as object, await checkReports(db, before));
       if (soak) results.soak = await soakPhase(server, mixedScenario(caps, endpointIds));
+      results.rss_mb_at_end = treeRssMb(server.pid);
     } finally {
       await server.stop();
     }
@@ -501,11 +530,53 @@ async function main() {
     }
   }
   fs.mkdirSync("bench-results", { recursive: true });
+  results.load_average_at_end = loadAverage();
   fs.writeFileSync("bench-results/latest.json", JSON.stringify(results, null, 2));
   console.log("\n" + markdown(results));
   // Tidy up the bench keys so repeated runs don't accumulate them.
   await db`delete from api_keys where user_id = 'bench-user'`;
   await db.end();
+}
+
+/** The 1, 5 and 15 minute load averages (the machine is shared: say how busy it was). */
+function loadAverage(): string {
+  return fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+}
+
+/**
+ * --sizes: one child run of this script per scale (same flags otherwise, each on its own database),
+ * then the cost curve: per scenario and size, req/s, p50, p99, server CPU per request and the
+ * server's resident memory at the end of the run.
+ */
+async function curve(sizes: number[]) {
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--sizes" || args[i] === "--scale") i++;
+    else rest.push(args[i]);
+  }
+  const runsBySize: Array<[number, Record<string, unknown>]> = [];
+  for (const size of sizes) {
+    console.log(`\n=== scale ${size} (${size * 20} endpoints) ===`);
+    execSync(`npx tsx scripts/bench.ts --scale ${size} ${rest.map((a) => JSON.stringify(a)).join(" ")}`, { stdio: "inherit" });
+    const r = JSON.parse(fs.readFileSync("bench-results/latest.json", "utf8")) as Record<string, unknown>;
+    fs.writeFileSync(`bench-results/scale-${size}.json`, JSON.stringify(r, null, 2));
+    runsBySize.push([size, r]);
+  }
+  const rows = [
+    "| scenario | endpoints | req/s | p50 ms | p99 ms | server CPU ms/req | ratio to health | RSS at end MB | load average (start / end) |",
+    "|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const [key, label] of Object.entries(LABELS)) {
+    for (const [, r] of runsBySize) {
+      const s = r[key] as Summary | undefined;
+      if (!s) continue;
+      const rss = (r.rss_mb_at_end as { total: number } | undefined)?.total ?? "";
+      rows.push(`| ${label} | ${r.endpoints} | ${s.rps} | ${s.p50} | ${s.p99} | ${s.cpu_ms_per_request} | ${key === "health" ? "1.00" : s.ratio} | ${rss} | ${r.load_average} / ${r.load_average_at_end} |`);
+    }
+  }
+  const table = rows.join("\n");
+  fs.writeFileSync("bench-results/curve.md", table + "\n");
+  console.log("\n" + table);
 }
 
 const LABELS: Record<string, string> = {

@@ -24,16 +24,27 @@ const commands: Record<string, Command> = {
     },
   },
   seed: {
-    summary: "seed the database: --mode demo|catalogue|none (default CAPDEX_SEED or demo), or --scale N",
-    usage: "seed [--mode demo|catalogue|none] [--scale N]",
+    summary: "seed the database: --mode demo|catalogue|none (default CAPDEX_SEED or demo), or --scale N (N capabilities, 20N endpoints)",
+    usage: "seed [--mode demo|catalogue|none] [--scale N [--per-capability 20] [--reports R] [--rollup-reports K]]",
     run: async (args, { open }) => {
       const scale = flag(args, "--scale");
       const h = await open();
       const t0 = Date.now();
       if (scale) {
         const n = Number(scale);
-        if (!Number.isInteger(n) || n < 100) throw new Error("--scale takes a whole number >= 100");
-        const counts = await seedScale(h.db, n, (m) => console.log(m));
+        if (!Number.isInteger(n) || n < 10) throw new Error("--scale takes a whole number >= 10");
+        const int = (name: string) => {
+          const v = flag(args, name);
+          if (v === undefined) return undefined;
+          if (!/^\d+$/.test(v)) throw new Error(`${name} takes a whole number`);
+          return Number(v);
+        };
+        const counts = await seedScale(h.db, n, {
+          endpointsPerCapability: int("--per-capability"),
+          reportsPerCapability: int("--reports"),
+          rollupReportsPerEndpoint: int("--rollup-reports"),
+          log: (m) => console.log(m),
+        });
         console.log(JSON.stringify(counts));
       } else {
         const mode = (flag(args, "--mode") ?? seedModeFromEnv()) as SeedMode;

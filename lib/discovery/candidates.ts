@@ -67,7 +67,17 @@ const pollHardMs = () => Math.max(30_000, 6 * pollMs());
 const MAX_AGE_MS = 10 * 60_000;
 /** Rows the poll reads again from before its last clock, for writes that committed a little late. */
 const FEED_OVERLAP_MS = 5_000;
-const MAX_ENTRIES = 10_000;
+/**
+ * The cache is a least-recently-used map bounded by the endpoints it holds (DISCOVERY_CACHE_MAX_ENDPOINTS),
+ * not by capabilities: a capability of 2,000 endpoints weighs what 100 small ones do. The default
+ * holds a registry of 100,000 endpoints (scale 5,000) twice over: the x402 catalogue walks every
+ * capability each poll, so a bound below the registry would have it reload evicted capabilities
+ * one by one. Lower it on instances that serve discover only (docs/deploy.md).
+ */
+const maxEndpoints = () => {
+  const n = Number(process.env.DISCOVERY_CACHE_MAX_ENDPOINTS);
+  return Number.isInteger(n) && n > 0 ? n : 200_000;
+};
 /**
  * Capabilities reloaded together by one background batch (one query, whatever the count). Their
  * rows are parsed on the server's thread between requests, ~0.25 ms of CPU a capability of 20
@@ -85,7 +95,7 @@ type Row = Omit<Candidate, "figures" | "lastVerifiedAt" | "networkName" | "netwo
   /** Null when the endpoint has no stored figures (the left join found no row). */
   figures: StoredFiguresRow | null;
 };
-type Entry = { set: CandidateSet; loadedAt: number };
+type Entry = { set: CandidateSet; loadedAt: number; usedAt: number };
 
 // Keep in step with the columns the trigger of drizzle/0005_figures_change_feed.sql watches.
 function selection() {
@@ -165,7 +175,10 @@ type Feed = {
 type State = {
   statement: ReturnType<typeof buildStatement>;
   many?: ReturnType<typeof buildManyStatement>;
+  /** In least-recently-used order (a hit moves its entry to the end, at most once a second). */
   entries: Map<string, Entry>;
+  /** Candidates held by `entries`, against maxEndpoints(). */
+  held: number;
   loading: Map<string, Promise<CandidateSet>>;
   generation: number;
   /** Capabilities waiting for the next background batch, and whether one is running. */
@@ -185,7 +198,7 @@ function stateOf(db: Db): State {
     // Everything this state will ever load is read after now; a minute of look-back covers a
     // database clock somewhat ahead of this one (later polls use the database's own clock).
     const feed: Feed = { since: now - 60_000, seen: new Map(), changed: new Map(), lastPollAt: now, polling: null };
-    states.set(db, (s = { statement: buildStatement(db), entries: new Map(), loading: new Map(), generation: 0, stale: new Set(), refreshing: false, feed }));
+    states.set(db, (s = { statement: buildStatement(db), entries: new Map(), held: 0, loading: new Map(), generation: 0, stale: new Set(), refreshing: false, feed }));
   }
   return s;
 }
@@ -210,6 +223,11 @@ export async function getCandidates(db: Db, capabilityId: string): Promise<Candi
     return s.loading.get(capabilityId) ?? refresh(db, s, capabilityId);
   }
   if (now - entry.loadedAt >= MAX_AGE_MS && !s.loading.has(capabilityId)) queueReload(db, s, [capabilityId]);
+  if (now - entry.usedAt >= 1000) {
+    entry.usedAt = now;
+    s.entries.delete(capabilityId);
+    s.entries.set(capabilityId, entry);
+  }
   return entry.set;
 }
 
@@ -333,11 +351,27 @@ function store(db: Db, s: State, capabilityId: string, rows: Row[], startedAt: n
   const clockOffsetMs = rows.length ? Number(rows[0].dbNowMs) - now : (s.entries.get(capabilityId)?.set.clockOffsetMs ?? 0);
   const set: CandidateSet = { capabilityId, candidates, clockOffsetMs };
   if (generation !== s.generation) return set; // invalidated meanwhile: answer, but do not cache
-  s.entries.delete(capabilityId);
-  s.entries.set(capabilityId, { set, loadedAt: startedAt });
-  if (s.entries.size > MAX_ENTRIES) s.entries.delete(s.entries.keys().next().value!);
+  forget(s, capabilityId);
+  s.entries.set(capabilityId, { set, loadedAt: startedAt, usedAt: now });
+  s.held += candidates.length;
+  // Evict the least recently used, never the entry just stored.
+  const max = maxEndpoints();
+  while (s.held > max && s.entries.size > 1) forget(s, s.entries.keys().next().value!);
   if ((s.feed.changed.get(capabilityId) ?? -Infinity) >= startedAt) queueReload(db, s, [capabilityId]);
   return set;
+}
+
+function forget(s: State, capabilityId: string): void {
+  const old = s.entries.get(capabilityId);
+  if (!old) return;
+  s.held -= old.set.candidates.length;
+  s.entries.delete(capabilityId);
+}
+
+/** What the cache holds (metrics and tests). */
+export function candidateCacheSize(db: Db): { capabilities: number; endpoints: number } {
+  const s = states.get(db);
+  return { capabilities: s?.entries.size ?? 0, endpoints: s?.held ?? 0 };
 }
 
 /** Loads the capabilities not cached yet in one query (warming a fresh instance). */
@@ -405,9 +439,10 @@ export function invalidateCandidates(db: Db, capabilityId?: string): void {
   s.generation++;
   if (capabilityId === undefined) {
     s.entries.clear();
+    s.held = 0;
     s.loading.clear();
   } else {
-    s.entries.delete(capabilityId);
+    forget(s, capabilityId);
     s.loading.delete(capabilityId);
   }
 }

@@ -12,13 +12,19 @@ import { logger } from "@/lib/log";
 const BATCH = 50;
 
 /** Loads what discover needs, a batch at a time (it never holds more than one connection). */
-export async function warmDiscovery(db: Db): Promise<{ capabilities: number; ms: number }> {
+export async function warmDiscovery(db: Db): Promise<{ capabilities: number; catalogue: number; ms: number }> {
   const t0 = Date.now();
   const registry = await getRegistry(db);
   intentIndexOf(registry);
   const ids = registry.capabilities.map((c) => c.id);
   for (let i = 0; i < ids.length; i += BATCH) await preloadCandidates(db, ids.slice(i, i + BATCH));
-  return { capabilities: ids.length, ms: Date.now() - t0 };
+  // The x402 catalogue too: built from every capability's candidates on the first list or search,
+  // which at 100,000 endpoints kept that first request waiting for the whole build (a minute on a
+  // busy 2-core machine). Imported here, not at the top: the catalogue stands on this module's
+  // neighbours (candidates, ranking), not the other way round.
+  const { getCatalogue } = await import("@/lib/x402-discovery/catalogue");
+  const catalogue = await getCatalogue(db);
+  return { capabilities: ids.length, catalogue: catalogue.items.length, ms: Date.now() - t0 };
 }
 
 let started = false;

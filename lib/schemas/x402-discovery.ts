@@ -36,6 +36,8 @@ export const listDiscoveryQuerySchema = z.object({
   ...filters,
   limit: queryIntSchema(1, 100).optional(),
   offset: queryIntSchema(0, 1_000_000_000).optional(),
+  /** The previous page's pagination.cursor (keyset paging; wins over offset). */
+  cursor: z.string().max(400).optional(),
 });
 export type ListDiscoveryQuery = z.output<typeof listDiscoveryQuerySchema>;
 
@@ -99,7 +101,7 @@ export const discoveryResourcesResponseSchema = z
   .object({
     x402Version: z.literal(2),
     items: z.array(discoveryResourceSchema),
-    pagination: z.object({ limit: z.number().int(), offset: z.number().int(), total: z.number().int() }),
+    pagination: z.object({ limit: z.number().int(), offset: z.number().int(), total: z.number().int(), cursor: z.string().nullable().optional() }),
   })
   .meta({ id: "DiscoveryResourcesResponse" });
 

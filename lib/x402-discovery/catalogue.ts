@@ -22,6 +22,8 @@ export type Catalogue = {
   byCapability: Map<string, CatalogueItem[]>;
   /** Items by the value of a filtered field, in catalogue order (built on first use). */
   index(field: IndexField): Map<string, CatalogueItem[]>;
+  /** The position of an endpoint's item in `list` (`items` or one of the index lists); built on first use per list. */
+  positionIn(list: CatalogueItem[], endpointId: string): number | undefined;
 };
 
 const VALUES: Record<IndexField, (i: CatalogueItem) => readonly string[]> = {
@@ -34,9 +36,18 @@ const VALUES: Record<IndexField, (i: CatalogueItem) => readonly string[]> = {
 
 function makeCatalogue(items: CatalogueItem[], byCapability: Map<string, CatalogueItem[]>): Catalogue {
   const indexes = new Map<IndexField, Map<string, CatalogueItem[]>>();
+  const positions = new WeakMap<CatalogueItem[], Map<string, number>>();
   return {
     items,
     byCapability,
+    positionIn(list, endpointId) {
+      let m = positions.get(list);
+      if (!m) {
+        m = new Map(list.map((item, i) => [item.resource.extensions.capdex.endpoint_id, i]));
+        positions.set(list, m);
+      }
+      return m.get(endpointId);
+    },
     index(field) {
       let m = indexes.get(field);
       if (!m) {
@@ -54,6 +65,9 @@ function makeCatalogue(items: CatalogueItem[], byCapability: Map<string, Catalog
     },
   };
 }
+
+/** Candidates scored between two turns of the event loop while segments are rebuilt. */
+const YIELD_EVERY = 400;
 
 type State = { catalogue: Catalogue | null; segments: Map<string, Segment>; checkedAt: number; refreshing: Promise<Catalogue> | null };
 
@@ -83,7 +97,15 @@ async function refresh(db: Db, s: State): Promise<Catalogue> {
   const rate = explorationRate();
   let changed = !s.catalogue || s.segments.size !== caps.length;
   const segments = new Map<string, Segment>();
+  let work = 0;
   for (const cap of caps) {
+    // Rebuilding segments is CPU on the server's thread: give the requests queued behind it a turn
+    // every few hundred candidates (a new exploration window rebuilds every segment: 100,000
+    // endpoints at scale 5,000 would otherwise be one stall of most of a second).
+    if (work >= YIELD_EVERY) {
+      work = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     const set = await getCandidates(db, cap.id);
     const window = windowOf(Date.now() + set.clockOffsetMs);
     const old = s.segments.get(cap.id);
@@ -92,6 +114,7 @@ async function refresh(db: Db, s: State): Promise<Catalogue> {
       continue;
     }
     changed = true;
+    work += set.candidates.length;
     // Rank order by score (exploration moves entries of discover answers, never a catalogue's order).
     const scored = scoreCandidates(set.candidates, { weights: DEFAULT_RANKING.weights });
     const items: CatalogueItem[] = [];

@@ -41,17 +41,65 @@ function filtered(catalogue: Catalogue, f: DiscoveryFilters): CatalogueItem[] {
   return lists.length === 1 ? shortest : shortest.filter(match);
 }
 
-/** GET /x402/discovery/resources: a page of the catalogue (capability, then rank), with the total. */
+/**
+ * GET /x402/discovery/resources: a page of the catalogue (capability, then rank), with the total.
+ * Two ways to page: `offset` (what the official client's listResources sends), and the opaque
+ * `cursor` of the previous answer's `pagination.cursor` (keyset: the page starts after the last item
+ * it saw, found by endpoint id, so a catalogue that changed between pages neither skips nor repeats
+ * items the way offsets do). Both cost the page alone, whatever the offset: the filtered list is an
+ * array built once per catalogue.
+ */
 export async function listDiscoveryResources(db: Db, q: ListDiscoveryQuery) {
   const catalogue = await getCatalogue(db);
   const limit = q.limit ?? DEFAULT_LIST_LIMIT;
-  const offset = q.offset ?? 0;
   const all = filtered(catalogue, q);
+  const offset = q.cursor ? offsetAfter(catalogue, all, decodeListCursor(q.cursor)) : (q.offset ?? 0);
+  const items = all.slice(offset, offset + limit);
+  const last = items.at(-1);
+  const next = last && offset + limit < all.length ? encodeListCursor(last) : null;
   return {
     x402Version: 2 as const,
-    items: all.slice(offset, offset + limit).map((i) => i.resource),
-    pagination: { limit, offset, total: all.length },
+    items: items.map((i) => i.resource),
+    pagination: { limit, offset, total: all.length, cursor: next },
   };
+}
+
+type ListCursor = { capabilityId: string; endpointId: string };
+
+function encodeListCursor(item: CatalogueItem): string {
+  return Buffer.from(JSON.stringify(["k", item.capabilityId, item.resource.extensions.capdex.endpoint_id])).toString("base64url");
+}
+
+function decodeListCursor(cursor: string): ListCursor {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown;
+    if (Array.isArray(v) && v.length === 3 && v[0] === "k" && typeof v[1] === "string" && typeof v[2] === "string") {
+      return { capabilityId: v[1], endpointId: v[2] };
+    }
+  } catch {
+    // answered below
+  }
+  throw new ApiError("validation_failed", "cursor: Not a cursor of this list; pass pagination.cursor of the previous page.", {
+    errors: [{ pointer: "#/cursor", detail: "Not a cursor of this list." }],
+  });
+}
+
+/**
+ * Where the page after the cursor's item starts in `list`: right after that item if it is still
+ * there, else at the first item of a later capability (the catalogue is in capability id order; an
+ * item that moved or went is not looked for further).
+ */
+function offsetAfter(catalogue: Catalogue, list: CatalogueItem[], c: ListCursor): number {
+  const at = catalogue.positionIn(list, c.endpointId);
+  if (at !== undefined && list[at].capabilityId === c.capabilityId) return at + 1;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid].capabilityId <= c.capabilityId) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function encodeCursor(offset: number): string {

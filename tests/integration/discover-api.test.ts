@@ -1,6 +1,7 @@
 import { CATALOGUE } from "@/lib/seed/catalogue";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
+import { listDiscoveryResources } from "@/lib/x402-discovery";
 import { createTestDb, type TestDb } from "../helpers/db";
 import { call } from "../helpers/http";
 import * as discoverRoute from "@/app/api/discover/route";
@@ -92,6 +93,8 @@ describe("POST /api/discover by capability_id", () => {
     invalidateCandidates(t.db);
     const warmed = await warmDiscovery(t.db);
     expect(warmed.capabilities).toBe(CATALOGUE.capabilities.length);
+    // The x402 catalogue was built by the warm-up: the first list answers from it.
+    expect((await listDiscoveryResources(t.db, { limit: 1 })).pagination.total).toBe(warmed.catalogue);
     const warm = await post({ capability_id: "crypto.price", preferences: { limit: 3 } });
     expect(warm.body.ranked_endpoints).toEqual(cold.body.ranked_endpoints);
     expect(warm.body.fallback_endpoints).toEqual(cold.body.fallback_endpoints);

@@ -4,7 +4,7 @@ import { createTestDb, type TestDb } from "../helpers/db";
 import { call } from "../helpers/http";
 import * as list from "@/app/api/capabilities/route";
 import { checkRateLimit, POLICIES } from "@/lib/ratelimit";
-import { deleteExpiredCounters } from "@/lib/ratelimit/store";
+import { deleteExpiredCounters, hit, hitStats } from "@/lib/ratelimit/store";
 import { COUNTER_RETENTION_SECONDS } from "@/lib/ratelimit/jobs";
 import { openDb, queryRows } from "@/lib/db/client";
 import type { Principal } from "@/lib/auth/principal";
@@ -47,6 +47,22 @@ describe("checkRateLimit", () => {
     const p = anon("198.51.100.2");
     const results = await Promise.all(Array.from({ length: 150 }, () => checkRateLimit(t.db, "capabilities", p)));
     expect(results.filter((r) => r.allowed)).toHaveLength(120);
+  });
+
+  it("counts concurrent hits in shared statements, each hit its own count, keys apart", async () => {
+    const before = hitStats(t.db);
+    const keys = ["batch:a", 'batch:"quoted\\key', "batch:b"];
+    const hits = await Promise.all(Array.from({ length: 90 }, (_, i) => hit(t.db, keys[i % 3], 60)));
+    const after = hitStats(t.db);
+    expect(after.hits - before.hits).toBe(90);
+    // Requests that arrive while a statement is in flight share the next: far fewer than one each.
+    expect(after.statements - before.statements).toBeLessThan(30);
+    for (let k = 0; k < 3; k++) {
+      const counts = hits.filter((_, i) => i % 3 === k).map((h) => h.count);
+      expect(counts.sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    }
+    const stored = await counters();
+    for (const key of keys) expect(stored.find((c) => c.key === key)?.count).toBe(30);
   });
 
   it("keeps callers, policies and tiers apart", async () => {

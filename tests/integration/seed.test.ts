@@ -157,4 +157,28 @@ describe("the benchmark seed", () => {
     );
     expect(row).toEqual({ caps: 150, rolled: 3000 });
   });
+
+  it("writes reports straight into hourly rollups (shard 1), network rollups and figures agreeing", async () => {
+    const t = await createTestDb({ seed: "none", install: false });
+    opened.push(t);
+    const counts = await seedScale(t.db, 120, { endpointsPerCapability: 2, reportsPerCapability: 5, rollupReportsPerEndpoint: 40 });
+    expect(counts).toMatchObject({ capabilities: 120, endpoints: 240, reports: 600, rollupReports: 9600 });
+    const [row] = await queryRows<{ direct: number; rows: number; all: number; network: number; with_figures: number; weighted: number }>(
+      t.db,
+      sql`select (select coalesce(sum(reports), 0)::int from outcome_rollups where shard = 1) as direct,
+                 (select count(*)::int from outcome_rollups where shard = 1) as rows,
+                 (select coalesce(sum(reports), 0)::int from outcome_rollups) as all,
+                 (select coalesce(sum(reports), 0)::int from network_rollups) as network,
+                 (select count(*)::int from endpoint_figures where reports > 0 and not dirty) as with_figures,
+                 (select count(*)::int from endpoint_figures where success_rate is not null and p95_latency_ms is not null) as weighted`,
+    );
+    // About 40 reports per endpoint over about 42 hours of the week (random per row).
+    expect(row.direct).toBeGreaterThan(240 * 25);
+    expect(row.direct).toBeLessThan(240 * 60);
+    expect(row.rows).toBeGreaterThan(240 * 30);
+    expect(row.all).toBe(row.direct + 600);
+    expect(row.network).toBe(row.all);
+    expect(row.with_figures).toBe(240);
+    expect(row.weighted).toBe(240);
+  });
 });

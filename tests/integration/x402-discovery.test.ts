@@ -70,7 +70,7 @@ describe("GET /api/x402/discovery/resources", () => {
     expect(new Set(idsOf(res.body.items))).toEqual(new Set([ids.weatherA, ids.weatherB, ids.translate]));
     const caps = res.body.items.map((r) => r.extensions.capdex.capability_id);
     expect(caps).toEqual([...caps].sort());
-    expect(res.body.pagination).toEqual({ limit: 20, offset: 0, total: 3 });
+    expect(res.body.pagination).toEqual({ limit: 20, offset: 0, total: 3, cursor: null });
     for (const r of res.body.items) for (const a of r.accepts) expect(PaymentRequirementsV2Schema.safeParse(a).success).toBe(true);
   });
 
@@ -105,8 +105,36 @@ describe("GET /api/x402/discovery/resources", () => {
     expect((await list("?offset=50")).body).toMatchObject({ items: [], pagination: { offset: 50, total: 3 } });
   });
 
+  it("pages with the cursor it hands out (keyset), unmoved by an item that goes between pages", async () => {
+    type Paged = { pagination: { offset: number; total: number; cursor?: string | null } };
+    const all = idsOf((await list()).body.items);
+    const a = await list("?limit=1");
+    const cursor = (a.body as unknown as Paged).pagination.cursor;
+    expect(cursor).toEqual(expect.any(String));
+    const b = await list(`?limit=1&cursor=${cursor}`);
+    expect(idsOf(b.body.items)).toEqual([all[1]]);
+    const c = await list(`?limit=5&cursor=${(b.body as unknown as Paged).pagination.cursor}`);
+    expect(idsOf(c.body.items)).toEqual(all.slice(2));
+    expect((c.body as unknown as Paged).pagination.cursor).toBeNull();
+    // The first page's item goes: an offset would now skip one item, the cursor does not.
+    await t.db.update(endpoints).set({ checkState: "failing" }).where(eq(endpoints.id, all[0]));
+    invalidateCandidates(t.db);
+    try {
+      expect(idsOf((await list(`?limit=5&cursor=${cursor}`)).body.items)).toEqual(all.slice(1));
+      expect(idsOf((await list("?limit=5&offset=1")).body.items)).toEqual(all.slice(2));
+    } finally {
+      await t.db.update(endpoints).set({ checkState: "verified" }).where(eq(endpoints.id, all[0]));
+      invalidateCandidates(t.db);
+    }
+    // A cursor of an item that is gone resumes at the next capability.
+    const gone = (cap: string) => Buffer.from(JSON.stringify(["k", cap, "00000000-0000-4000-8000-000000000000"])).toString("base64url");
+    expect(all.map((id) => id === ids.translate)).toEqual([true, false, false]);
+    expect(idsOf((await list(`?cursor=${gone("translate.text")}`)).body.items)).toEqual(all.slice(1));
+    expect(idsOf((await list(`?cursor=${gone("weather.current")}`)).body.items)).toEqual([]);
+  });
+
   it("refuses bad parameters with 422 problem+json", async () => {
-    for (const qs of ["?limit=0", "?limit=101", "?offset=-1", "?network=narnia", "?scheme=a%20b"]) {
+    for (const qs of ["?limit=0", "?limit=101", "?offset=-1", "?network=narnia", "?scheme=a%20b", "?cursor=bm90LWEtY3Vyc29y"]) {
       const res = await list(qs);
       expect(res.status, qs).toBe(422);
       expect(res.body.code).toBe("validation_failed");
