@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import type { EndpointCallValue } from "@/lib/db/schema";
 import { declarationOfSubmitted } from "@/lib/probes/declaration";
+import { CATALOGUE } from "./catalogue";
 
 type Obj = Record<string, unknown>;
 /** [input example, output example]; the input's JSON Schema is derived from its example (every field required). */
@@ -136,7 +137,7 @@ export function demoCallOf(
   opts: { validate?: boolean } = { validate: false },
 ): { call: EndpointCallValue | null; declaration: Obj | null } {
   const h = createHash("sha256").update(`call:${endpointId}`).digest();
-  const example = CALLS[capabilityId];
+  const example = CALLS[capabilityId] ?? genericCall(capabilityId);
   if (!example || h[0] / 256 >= DECLARING_SHARE) return { call: null, declaration: null };
   const key = `${capabilityId} ${method} ${opts.validate !== false}`;
   if (!built.has(key)) {
@@ -156,5 +157,29 @@ export function demoCallOf(
   return made ? { call: made.call, declaration: made.declaration } : { call: null, declaration: null };
 }
 
-/** Capabilities with a demo call (every catalogue capability should have one). */
-export const DEMO_CALL_CAPABILITIES = Object.keys(CALLS);
+/** The input a seller in each category typically takes, for capabilities without an example of their own above. */
+const CATEGORY_INPUTS: Record<string, Obj> = {
+  onchain: { chain: "base", address: "0x4200000000000000000000000000000000000006" },
+  defi: { chain: "base", protocol: "aave-v3" },
+  nft: { chain: "ethereum", collection: "0xbc4ca0eda7647a8ab7c2061c2e118a18a936f13d" },
+  trading: { symbol: "ETH-USD", interval: "1h" },
+  crypto: { symbol: "ETH" },
+  prediction: { market: "will-it-rain-in-oslo-tomorrow" },
+  finance: { symbol: "AAPL" },
+  gov: { country: "US", query: "population" },
+  social: { handle: "capdex" },
+  agents: { task: "Summarise the week's x402 news" },
+  research: { topic: "x402 adoption" },
+  academic: { query: "payment protocols", year_from: 2020 },
+  devtools: { repo: "capdex/capdex" },
+  network: { domain: "example.com" },
+};
+
+/** A plausible call for a capability the table above has no example for: its category's input, a result naming it. */
+function genericCall(capabilityId: string): [Obj, Obj] {
+  const category = capabilityId.split(".")[0];
+  return [CATEGORY_INPUTS[category] ?? { query: capabilityId.split(".")[1].replace(/_/g, " ") }, { capability: capabilityId, result: { status: "ok", items: 3 } }];
+}
+
+/** Capabilities with a demo call: every catalogue capability (a hand-written example, else its category's). */
+export const DEMO_CALL_CAPABILITIES = [...new Set([...Object.keys(CALLS), ...CATALOGUE.capabilities.map((c) => c.id)])];

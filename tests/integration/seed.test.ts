@@ -149,13 +149,15 @@ describe("the benchmark seed", () => {
   it("makes N capabilities with the requested endpoints and reports, all rolled up", async () => {
     const t = await createTestDb({ seed: "none", install: false });
     opened.push(t);
-    const counts = await seedScale(t.db, 150, { endpointsPerCapability: 3, reportsPerCapability: 20 });
-    expect(counts).toMatchObject({ capabilities: 150, endpoints: 450, reports: 3000 });
+    // The whole catalogue, then synthetic variants up to N.
+    const n = CATALOGUE.capabilities.length + 50;
+    const counts = await seedScale(t.db, n, { endpointsPerCapability: 3, reportsPerCapability: 20 });
+    expect(counts).toMatchObject({ capabilities: n, endpoints: 3 * n, reports: 20 * n });
     const [row] = await queryRows<{ caps: number; rolled: number }>(
       t.db,
       sql`select (select count(*)::int from capabilities) as caps, (select coalesce(sum(reports), 0)::int from outcome_rollups) as rolled`,
     );
-    expect(row).toEqual({ caps: 150, rolled: 3000 });
+    expect(row).toEqual({ caps: n, rolled: 20 * n });
   });
 
   it("writes reports straight into hourly rollups (shard 1), network rollups and figures agreeing", async () => {
