@@ -14,7 +14,8 @@ import { payAndCall, startPaidServer, type PaidServer } from "../helpers/chain/x
 import { queryRows } from "@/lib/db/client";
 import { probeEndpoint } from "@/lib/probes";
 import * as reportRoute from "@/app/api/report_outcome/route";
-import { addEndpoint } from "./outcomes-fixtures";
+import { CAPS, WEIGHTS, getObservedFigures, recordOutcome, rollUpAll } from "@/lib/outcomes";
+import { addAccount, addEndpoint, anonymous, rollupOf } from "./outcomes-fixtures";
 
 const PRICE = "10000"; // 0.01 USDC (6 decimals)
 
@@ -192,4 +193,80 @@ describe("payment evidence on a local chain", () => {
     expect(res.status).toBe(404);
     expect(res.body.code).toBe("endpoint_not_found");
   });
+});
+
+describe("how paid reports weigh", () => {
+  /** A fresh endpoint asking what `ep` asks (its 402 as the probe saw it). */
+  async function paidEndpoint(): Promise<string> {
+    const id = await addEndpoint(t.db, { price: 0.01 });
+    await t.db.execute(sql`update endpoints set network = 'base-sepolia', networks = '{base-sepolia}',
+      payment_seen = (select payment_seen from endpoints where id = ${ep}::uuid) where id = ${id}::uuid`);
+    return id;
+  }
+  const pay = (from: PrivateKeyAccount) => transfer(from, payTo.address, BigInt(PRICE));
+  async function funded(): Promise<PrivateKeyAccount> {
+    const w = await chain.account();
+    await transfer(payer, w.address, 1_000_000n);
+    return w;
+  }
+  const paidReport = async (endpointId: string, from: PrivateKeyAccount, success = true) =>
+    recordOutcome(t.db, { endpoint_id: endpointId, success, payment: { network: "base-sepolia", transaction: await pay(from) } }, anonymous("203.0.113.9"));
+
+  it("weighs a verified paid report WEIGHTS.paid even from an address, and counts it against the paying wallet", async () => {
+    const e = await paidEndpoint();
+    expect((await paidReport(e, payer)).payment_evidence).toBe("verified");
+    await recordOutcome(t.db, { endpoint_id: e, success: false }, anonymous("203.0.113.9"));
+    await rollUpAll(t.db);
+    expect(await rollupOf(t.db, e)).toMatchObject({ reports: 2, w_success: WEIGHTS.paid, w_total: WEIGHTS.paid });
+    expect(WEIGHTS.paid).toBe(8);
+    const f = (await getObservedFigures(t.db, [e])).get(e)!;
+    expect(f).toMatchObject({ paid_reports_7d: 1, distinct_payers_7d: 1, distinct_reporters_7d: 1 });
+  });
+
+  it("caps one wallet's paid reports per endpoint-hour at paidPerPayer, whatever address or account sends them", async () => {
+    const e = await paidEndpoint();
+    const account = await addAccount(t.db, "payer-cap");
+    for (let i = 0; i < 10; i++) {
+      const tx = await pay(payer);
+      await recordOutcome(t.db, { endpoint_id: e, success: true, payment: { network: "base-sepolia", transaction: tx } }, i % 2 ? account : anonymous(`203.0.113.${i}`));
+    }
+    await rollUpAll(t.db);
+    expect(await rollupOf(t.db, e)).toMatchObject({ reports: 10, w_total: CAPS.paidPerPayer });
+    expect((await getObservedFigures(t.db, [e])).get(e)).toMatchObject({ paid_reports_7d: 10, distinct_payers_7d: 1 });
+  }, 30_000);
+
+  it("caps all paid reports of an endpoint-hour at paidPerEndpoint, however many wallets pay", async () => {
+    const e = await paidEndpoint();
+    // 6 wallets at their own cap (8 plain paid reports of 8) would add 384.
+    for (let w = 0; w < 6; w++) {
+      const wallet = await funded();
+      for (let i = 0; i < 8; i++) await paidReport(e, wallet);
+    }
+    await rollUpAll(t.db);
+    expect(await rollupOf(t.db, e)).toMatchObject({ reports: 48, w_total: CAPS.paidPerEndpoint });
+    expect((await getObservedFigures(t.db, [e])).get(e)).toMatchObject({ paid_reports_7d: 48, distinct_payers_7d: 6 });
+  }, 60_000);
+
+  it("counts the provider's own wallet, and rejected evidence, as nothing; unverified evidence as an unpaid report", async () => {
+    const e = await paidEndpoint();
+    await transfer(payer, payTo.address, 100_000n);
+    const own = await recordOutcome(t.db, { endpoint_id: e, success: true, payment: { network: "base-sepolia", transaction: await pay(payTo) } }, anonymous("203.0.113.50"));
+    expect(own.payment_evidence).toBe("verified");
+    const account = await addAccount(t.db, "rejected");
+    const forged = await recordOutcome(t.db, { endpoint_id: e, success: false, payment: { network: "base-sepolia", transaction: `0x${randomBytes(32).toString("hex")}` } }, account);
+    expect(forged).toMatchObject({ payment_evidence: "rejected", payment_reason: "tx_not_found" });
+    await rollUpAll(t.db);
+    expect(await rollupOf(t.db, e)).toMatchObject({ reports: 2, w_total: 0 });
+    process.env.CAPDEX_RPC_URLS = "";
+    try {
+      const unverified = await recordOutcome(t.db, { endpoint_id: e, success: true, payment: { network: "base-sepolia", transaction: await pay(payer) } }, account);
+      expect(unverified.payment_evidence).toBe("unverified");
+    } finally {
+      process.env.CAPDEX_RPC_URLS = `base-sepolia=${chain.rpcUrl}`;
+    }
+    await rollUpAll(t.db);
+    expect(await rollupOf(t.db, e)).toMatchObject({ reports: 3, w_total: WEIGHTS.authenticated });
+    // The provider's wallet is no paying customer; unverified payments are not counted as paid.
+    expect((await getObservedFigures(t.db, [e])).get(e)).toMatchObject({ paid_reports_7d: 0, distinct_payers_7d: 0 });
+  }, 30_000);
 });
