@@ -430,6 +430,47 @@ export const outcomeReports = pgTable(
 );
 
 /**
+ * The x402 payment a report says it made (POST /report_outcome `payment`), and how it was judged
+ * (lib/payments). One transaction backs one report only: (network, transaction) is unique, whatever
+ * the verdict, so the first report to name a transaction holds it.
+ */
+export const paymentEvidence = pgTable(
+  "payment_evidence",
+  {
+    // the report's id (written before the report itself, so the rollup never counts a paid report without it)
+    reportId: uuid("report_id").primaryKey(),
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => endpoints.id, { onDelete: "cascade" }),
+    // CAIP-2 id, e.g. eip155:8453
+    network: text("network").notNull(),
+    // lower-case 0x transaction hash
+    transaction: text("transaction").notNull(),
+    // lower-case address: as the chain shows it once verified, else as reported
+    payer: text("payer"),
+    // the payer is the endpoint's pay-to address or another of its provider's: its reports count as the provider's (weight 0)
+    payerIsProvider: boolean("payer_is_provider").notNull().default(false),
+    receipt: jsonb("receipt"),
+    paymentIdentifier: text("payment_identifier"),
+    // verified | unverified | rejected
+    status: text("status").notNull(),
+    // why not verified (stable codes, lib/payments/verify.ts)
+    reason: text("reason"),
+    // what the chain showed once verified: the asset contract, recipient, atomic amount, block time
+    asset: text("asset"),
+    payTo: text("pay_to"),
+    amount: text("amount"),
+    paidAt: ts("paid_at"),
+    checkedAt: ts("checked_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("payment_evidence_tx_uq").on(t.network, t.transaction),
+    index("payment_evidence_endpoint_idx").on(t.endpointId, t.createdAt),
+  ],
+);
+
+/**
  * Per-endpoint hourly rollups, written by the rollup job from outcome_reports (and by probes).
  * `shard` lets independent writers of one endpoint-hour avoid each other; readers sum the shards.
  * latency_hist holds weighted counts per log-spaced bucket (lib/outcomes/histogram.ts).
@@ -470,6 +511,10 @@ export const endpointFigures = pgTable(
     p95LatencyMs: integer("p95_latency_ms"),
     // how many different callers (reporter keys, not probes, not the provider itself) reported in 7 days
     distinctReporters: integer("distinct_reporters").notNull().default(0),
+    // reports backed by a verified payment in 7 days, and the different wallets that paid for them
+    // (the endpoint's own pay-to and the provider's wallets left out; lib/outcomes/figures.ts)
+    paidReports: integer("paid_reports").notNull().default(0),
+    distinctPayers: integer("distinct_payers").notNull().default(0),
     // weighted success rate per day, oldest first (7 numbers or nulls)
     daily: jsonb("daily").$type<Array<number | null>>().notNull().default([null, null, null, null, null, null, null]),
     // rollups changed since computed_at: recompute (no sooner than FIGURES_REFRESH_MS after the last time)

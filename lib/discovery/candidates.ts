@@ -124,6 +124,8 @@ function selection() {
     figures: {
       reports: endpointFigures.reports,
       distinct_reporters: endpointFigures.distinctReporters,
+      paid_reports: endpointFigures.paidReports,
+      distinct_payers: endpointFigures.distinctPayers,
       w_success: endpointFigures.wSuccess,
       w_total: endpointFigures.wTotal,
       success_rate: endpointFigures.successRate,

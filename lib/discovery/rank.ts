@@ -84,6 +84,8 @@ export function toRankedEndpoint(c: Candidate, factors: Factors, weights: Weight
       p95_latency_ms: c.figures.p95_latency_ms,
       sample_size_7d: c.figures.sample_size_7d,
       distinct_reporters_7d: c.figures.distinct_reporters_7d,
+      paid_reports_7d: c.figures.paid_reports_7d,
+      distinct_payers_7d: c.figures.distinct_payers_7d,
       last_verified_at: c.lastVerifiedAt,
     },
     score_breakdown: {

@@ -56,6 +56,8 @@ for the authenticated tier. A wrong or revoked key gets 401 \`invalid_api_key\`,
 3. \`POST ${api}/report_outcome\` with \`{"endpoint_id", "success", "latency_ms", "status_code",
    "discovery_id"}\` and, when it failed or cost money, \`"failure"\` (timeout, payment_failed, http_error,
    wrong_output, other) and \`"paid_amount"\` (USD) (202 \`{"accepted": true, "report_id"}\`). Reports sent with an API key improve the ranking.
+   After an x402 payment, add \`"payment": {"network", "transaction", "payer"}\` from the PAYMENT-RESPONSE header: a payment
+   verified on chain weighs most (the answer says \`"payment_evidence": "verified" | "unverified" | "rejected"\`).
 
 Not sure of the capability id? \`GET ${api}/capabilities?search=forecast\` lists matching ones.
 

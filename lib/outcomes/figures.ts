@@ -15,6 +15,10 @@ export type ObservedFigures = {
   sample_size_7d: number;
   /** Different callers that reported in 7 days (probes and the provider's own reports left out). */
   distinct_reporters_7d: number;
+  /** Reports backed by a verified payment in 7 days (the provider's own wallets and account left out). */
+  paid_reports_7d: number;
+  /** Different wallets that paid for those reports. */
+  distinct_payers_7d: number;
   /** Weighted successes and total, for smoothing in the ranking. */
   weighted_success_7d: number;
   weighted_total_7d: number;
@@ -33,6 +37,8 @@ export function emptyFigures(): ObservedFigures {
     p95_latency_ms: null,
     sample_size_7d: 0,
     distinct_reporters_7d: 0,
+    paid_reports_7d: 0,
+    distinct_payers_7d: 0,
     weighted_success_7d: 0,
     weighted_total_7d: 0,
     daily_success: Array(7).fill(null),
@@ -90,6 +96,26 @@ export async function getObservedFigures(db: Db, endpointIds: string[]): Promise
         group by r.endpoint_id`,
   );
   for (const r of reporters) out.get(r.endpoint_id)!.distinct_reporters_7d = Number(r.n);
+  // Paid reports and their wallets, from the evidence of rolled-up reports in the same window.
+  const paid = await queryRows<{ endpoint_id: string; n: number; payers: number }>(
+    db,
+    sql`select pe.endpoint_id::text as endpoint_id, count(*)::int as n, count(distinct pe.network || ' ' || pe.payer)::int as payers
+        from payment_evidence pe
+        join outcome_reports r on r.id = pe.report_id
+        join endpoints e on e.id = pe.endpoint_id
+        join providers p on p.id = e.provider_id
+        where pe.endpoint_id = any(${uuidArray(endpointIds)})
+          and pe.created_at >= date_trunc('hour', now() - interval '7 days') + interval '1 hour'
+          and r.created_at >= date_trunc('hour', now() - interval '7 days') + interval '1 hour'
+          and pe.status = 'verified' and not pe.payer_is_provider and r.rolled_up
+          and (p.user_id is null or r.user_id is distinct from p.user_id)
+        group by pe.endpoint_id`,
+  );
+  for (const r of paid) {
+    const f = out.get(r.endpoint_id)!;
+    f.paid_reports_7d = Number(r.n);
+    f.distinct_payers_7d = Number(r.payers);
+  }
   for (const [id, f] of out) {
     if (f.weighted_total_7d > 0) f.success_rate_7d = round(f.weighted_success_7d / f.weighted_total_7d, 4);
     const p95 = quantileOf(hists.get(id) ?? {}, 0.95);
@@ -124,6 +150,8 @@ export async function storeFigures(db: Db, endpointIds: string[]): Promise<numbe
       endpoint_id: id,
       reports: f.sample_size_7d,
       distinct_reporters: f.distinct_reporters_7d,
+      paid_reports: f.paid_reports_7d,
+      distinct_payers: f.distinct_payers_7d,
       w_success: f.weighted_success_7d,
       w_total: f.weighted_total_7d,
       success_rate: f.success_rate_7d,
@@ -136,19 +164,20 @@ export async function storeFigures(db: Db, endpointIds: string[]): Promise<numbe
   const stored = await queryRows<{ n: number }>(
     db,
     sql`with v as (
-          select x.* from jsonb_to_recordset(${rows}::jsonb) as x(endpoint_id uuid, reports int, distinct_reporters int, w_success float8, w_total float8,
+          select x.* from jsonb_to_recordset(${rows}::jsonb) as x(endpoint_id uuid, reports int, distinct_reporters int, paid_reports int, distinct_payers int, w_success float8, w_total float8,
                  success_rate float8, p95_latency_ms int, daily jsonb)
           where exists (select 1 from endpoints e where e.id = x.endpoint_id)),
         up as (
-          insert into endpoint_figures as f (endpoint_id, reports, distinct_reporters, w_success, w_total, success_rate, p95_latency_ms, daily, dirty, computed_at, changed_at)
-          select endpoint_id, reports, distinct_reporters, w_success, w_total, success_rate, p95_latency_ms, daily, false, now(), clock_timestamp() from v
+          insert into endpoint_figures as f (endpoint_id, reports, distinct_reporters, paid_reports, distinct_payers, w_success, w_total, success_rate, p95_latency_ms, daily, dirty, computed_at, changed_at)
+          select endpoint_id, reports, distinct_reporters, paid_reports, distinct_payers, w_success, w_total, success_rate, p95_latency_ms, daily, false, now(), clock_timestamp() from v
           order by endpoint_id
           on conflict (endpoint_id) do update set
-            reports = excluded.reports, distinct_reporters = excluded.distinct_reporters, w_success = excluded.w_success, w_total = excluded.w_total,
+            reports = excluded.reports, distinct_reporters = excluded.distinct_reporters,
+            paid_reports = excluded.paid_reports, distinct_payers = excluded.distinct_payers, w_success = excluded.w_success, w_total = excluded.w_total,
             success_rate = excluded.success_rate, p95_latency_ms = excluded.p95_latency_ms, daily = excluded.daily,
             computed_at = excluded.computed_at,
-            changed_at = case when (f.reports, f.distinct_reporters, f.w_success, f.w_total, f.success_rate, f.p95_latency_ms, f.daily)
-                                   is distinct from (excluded.reports, excluded.distinct_reporters, excluded.w_success, excluded.w_total,
+            changed_at = case when (f.reports, f.distinct_reporters, f.paid_reports, f.distinct_payers, f.w_success, f.w_total, f.success_rate, f.p95_latency_ms, f.daily)
+                                   is distinct from (excluded.reports, excluded.distinct_reporters, excluded.paid_reports, excluded.distinct_payers, excluded.w_success, excluded.w_total,
                                                      excluded.success_rate, excluded.p95_latency_ms, excluded.daily)
                               then excluded.changed_at else f.changed_at end
           returning 1)
@@ -195,7 +224,7 @@ export async function readStoredFigures(db: Db, endpointIds: string[]): Promise<
   if (!endpointIds.length) return out;
   const rows = await queryRows<StoredFiguresRow & { endpoint_id: string }>(
     db,
-    sql`select endpoint_id::text as endpoint_id, reports, distinct_reporters, w_success, w_total, success_rate, p95_latency_ms, daily
+    sql`select endpoint_id::text as endpoint_id, reports, distinct_reporters, paid_reports, distinct_payers, w_success, w_total, success_rate, p95_latency_ms, daily
         from endpoint_figures where endpoint_id = any(${uuidArray(endpointIds)})`,
   );
   for (const r of rows) out.set(r.endpoint_id, figuresOfRow(r));
@@ -205,6 +234,8 @@ export async function readStoredFigures(db: Db, endpointIds: string[]): Promise<
 export type StoredFiguresRow = {
   reports: number | null;
   distinct_reporters?: number | null;
+  paid_reports?: number | null;
+  distinct_payers?: number | null;
   w_success: number | null;
   w_total: number | null;
   success_rate: number | null;
@@ -220,6 +251,8 @@ export function figuresOfRow(r: StoredFiguresRow | null): ObservedFigures {
     p95_latency_ms: r.p95_latency_ms === null ? null : Number(r.p95_latency_ms),
     sample_size_7d: Number(r.reports),
     distinct_reporters_7d: Number(r.distinct_reporters ?? 0),
+    paid_reports_7d: Number(r.paid_reports ?? 0),
+    distinct_payers_7d: Number(r.distinct_payers ?? 0),
     weighted_success_7d: Number(r.w_success),
     weighted_total_7d: Number(r.w_total),
     daily_success: r.daily ?? Array(7).fill(null),

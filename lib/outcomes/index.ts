@@ -8,6 +8,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { ApiError } from "@/lib/http/errors";
 import type { ReportOutcomeBody } from "@/lib/schemas/outcomes";
 import { WEIGHTS, reporterOf } from "./weights";
+import { endpointPayment, verifyPayment, type PaymentClaim, type PaymentEvidenceStatus, type Verdict } from "@/lib/payments/verify";
 
 export { getObservedFigures, emptyFigures, readStoredFigures, refreshDueFigures, storeFigures, type ObservedFigures } from "./figures";
 export { rollUpReports, rollUpAll } from "./rollup";
@@ -19,6 +20,8 @@ function buildInsert(db: Db) {
   return db
     .insert(outcomeReports)
     .values({
+      // Chosen here, so payment evidence can be stored under it before the report (lib/payments).
+      id: sql`${ph("id")}::uuid`,
       // The endpoint's foreign key is the existence check (23503 -> 404).
       endpointId: sql`${ph("endpointId")}::uuid`,
       success: sql`${ph("success")}::boolean`,
@@ -47,6 +50,7 @@ function insertStatement(db: Db) {
 }
 
 type Values = {
+  id: string;
   endpointId: string;
   success: boolean;
   latencyMs: number | null;
@@ -60,18 +64,60 @@ type Values = {
   weight: number;
 };
 
-/** Stores one caller's report; 404 endpoint_not_found when the endpoint does not exist. */
-export async function recordOutcome(
-  db: Db,
-  body: ReportOutcomeBody,
-  principal: Principal,
-): Promise<{ accepted: true; report_id: string }> {
-  const id = await insertOrNotFound(db, reportRowOf(body, principal));
-  return { accepted: true, report_id: id };
+export type RecordedOutcome = { accepted: true; report_id: string; payment_evidence?: PaymentEvidenceStatus; payment_reason?: string };
+
+/**
+ * Stores one caller's report; 404 endpoint_not_found when the endpoint does not exist. A report
+ * with `payment` is judged first (lib/payments, within its deadline) and its evidence stored under
+ * the report's id before the report, so the rollup never counts the report without it.
+ */
+export async function recordOutcome(db: Db, body: ReportOutcomeBody, principal: Principal): Promise<RecordedOutcome> {
+  const row: Values = { id: crypto.randomUUID(), ...reportRowOf(body, principal) };
+  if (!body.payment) {
+    const id = await insertOrNotFound(db, row);
+    return { accepted: true, report_id: id };
+  }
+  const verdict = await judgePayment(db, body.endpoint_id, body.payment, new Date());
+  const stored = await storeEvidence(db, row.id, body.endpoint_id, body.payment, verdict);
+  try {
+    await insertOrNotFound(db, row);
+  } catch (err) {
+    if (stored) await db.execute(sql`delete from payment_evidence where report_id = ${row.id}::uuid`);
+    throw err;
+  }
+  const final = stored ? verdict : { ...verdict, status: "rejected" as const, reason: "tx_reused" as const };
+  return { accepted: true, report_id: row.id, payment_evidence: final.status, ...(final.reason ? { payment_reason: final.reason } : {}) };
+}
+
+async function judgePayment(db: Db, endpointId: string, claim: PaymentClaim, at: Date): Promise<Verdict> {
+  const payment = await endpointPayment(db, endpointId);
+  if (!payment) throw notFound(endpointId);
+  return verifyPayment(db, claim, payment, at);
+}
+
+/** Stores the evidence; false when another report already holds the transaction. */
+async function storeEvidence(db: Db, reportId: string, endpointId: string, claim: PaymentClaim, v: Verdict): Promise<boolean> {
+  try {
+    const rows = await queryRows<{ n: number }>(
+      db,
+      sql`insert into payment_evidence (report_id, endpoint_id, network, transaction, payer, payer_is_provider, receipt, payment_identifier,
+                                        status, reason, asset, pay_to, amount, paid_at, checked_at)
+          values (${reportId}::uuid, ${endpointId}::uuid, ${v.network}, ${v.transaction}, ${v.payer}, ${v.payerIsProvider},
+                  ${claim.receipt === undefined ? null : JSON.stringify(claim.receipt)}::jsonb, ${claim.payment_identifier ?? null},
+                  ${v.status}, ${v.reason}, ${v.asset}, ${v.payTo}, ${v.amount}, ${v.paidAt?.toISOString() ?? null}::timestamptz,
+                  ${v.status === "unverified" ? null : new Date().toISOString()}::timestamptz)
+          on conflict (network, transaction) do nothing
+          returning 1 as n`,
+    );
+    return rows.length > 0;
+  } catch (err) {
+    if (pgCodeOf(err) === "23503") throw notFound(endpointId);
+    throw err;
+  }
 }
 
 /** The stored row of a report: the caller's fields plus who reported it, at their base weight. */
-export function reportRowOf(body: ReportOutcomeBody, principal: Principal) {
+export function reportRowOf(body: ReportOutcomeBody, principal: Principal): Omit<Values, "id"> {
   const reporter = reporterOf(principal);
   return {
     endpointId: body.endpoint_id,
@@ -93,6 +139,7 @@ export type ProbeOutcome = { endpointId: string; success: boolean; latencyMs?: n
 /** Stores the outcome of a first-party probe (weighted below a discovery-tied API-key report, never capped). */
 export async function recordProbeOutcome(db: Db, outcome: ProbeOutcome): Promise<{ report_id: string }> {
   const id = await insertOrNotFound(db, {
+    id: crypto.randomUUID(),
     endpointId: outcome.endpointId,
     success: outcome.success,
     latencyMs: outcome.latencyMs ?? null,
@@ -168,7 +215,7 @@ async function writeOne(db: Db, w: Writer, p: Pending): Promise<void> {
  * fails the others.
  */
 async function writeMany(db: Db, w: Writer, batch: Pending[]): Promise<void> {
-  const ids = batch.map(() => crypto.randomUUID());
+  const ids = batch.map((p) => p.values.id);
   const rows = JSON.stringify(
     batch.map(({ values: v }, i) => ({
       id: ids[i],

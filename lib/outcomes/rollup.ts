@@ -8,7 +8,7 @@ import type { Db } from "@/lib/db/client";
 import { queryRows } from "@/lib/db/client";
 import { refreshDueFigures } from "./figures";
 import { bucketSql } from "./histogram";
-import { ANONYMOUS_POOL_KEY, CAPS, WEIGHTS, reporterSecret } from "./weights";
+import { ACCOUNTS_POOL_KEY, ANONYMOUS_POOL_KEY, CAPS, PAID_POOL_KEY, WEIGHTS, reporterSecret } from "./weights";
 
 const num = (n: number) => sql.raw(String(n));
 const ROLLUP_LOCK_ID = 0x43524f4c; // "CROL"
@@ -34,6 +34,12 @@ export async function rollUpReports(db: Db, limit = 20_000): Promise<number> {
 const runningTotal = (key: SQL) =>
   sql`coalesce((select rw.weight from reporter_weights rw
                 where rw.endpoint_id = x.endpoint_id and rw.hour = x.hour and rw.reporter_key = ${key}), 0)`;
+
+/** The pool of a reporter kind: its reporter_weights key and its cap per endpoint-hour. */
+const poolKey = (kind: SQL) =>
+  sql`(case ${kind} when 'anonymous' then ${ANONYMOUS_POOL_KEY} when 'paid' then ${PAID_POOL_KEY} else ${ACCOUNTS_POOL_KEY} end)`;
+const poolCap = (kind: SQL) =>
+  sql`(case ${kind} when 'anonymous' then ${num(CAPS.anonymousPerEndpoint)} when 'paid' then ${num(CAPS.paidPerEndpoint)} else ${num(CAPS.authenticatedPerEndpoint)} end)`;
 
 /**
  * The statement of one batch (exported for EXPLAIN). It has no joins between its own steps: the
@@ -64,16 +70,28 @@ export function rollupStatement(limit: number): SQL {
         ),
         -- The tier's weight, doubled when the caller had received this endpoint from that discovery
         -- within the hour before the report; zero for the account that owns the endpoint's provider,
-        -- and for one that owns a provider of another endpoint of the same capability.
+        -- and for one that owns a provider of another endpoint of the same capability. A report with
+        -- verified payment evidence counts as the paying wallet's (kind 'paid'), at the paid weight,
+        -- zero when that wallet is the provider's; one whose evidence was rejected counts zero. An
+        -- unpaid report from an account younger than newAccountDays weighs newAccountFactor as much.
         weighed as (
-          select b.id, b.endpoint_id, b.hour, b.created_at, b.success, b.latency_ms, b.reporter_kind, b.reporter_key,
+          select b.id, b.endpoint_id, b.hour, b.created_at, b.success, b.latency_ms,
+                 case when pe.status = 'verified' then 'paid' else b.reporter_kind end as reporter_kind,
+                 case when pe.status = 'verified' then 'p:' || pe.network || ':' || pe.payer else b.reporter_key end as reporter_key,
                  case when b.user_id is not null and p.user_id = b.user_id then ${num(WEIGHTS.ownProvider)}::float8
                       when b.user_id is not null and exists (
                         select 1 from providers rp join endpoints re on re.provider_id = rp.id
                         where rp.user_id = b.user_id and re.capability_id = e.capability_id) then ${num(WEIGHTS.competitor)}::float8
-                      when ${ownDiscovery} then b.weight * ${num(WEIGHTS.discoveryBonus)}
-                      else b.weight end as w
+                      when pe.status = 'verified' and pe.payer_is_provider then ${num(WEIGHTS.providerPayer)}::float8
+                      when pe.status = 'rejected' then ${num(WEIGHTS.rejectedEvidence)}::float8
+                      else (case when pe.status = 'verified' then ${num(WEIGHTS.paid)}::float8 else b.weight end)
+                           * (case when ${ownDiscovery} then ${num(WEIGHTS.discoveryBonus)} else 1 end)
+                           * (case when pe.status is distinct from 'verified' and u.created_at > b.created_at - ${num(WEIGHTS.newAccountDays)} * interval '1 day'
+                                   then ${num(WEIGHTS.newAccountFactor)} else 1 end)
+                 end as w
           from batch b left join endpoints e on e.id = b.endpoint_id left join providers p on p.id = e.provider_id
+            left join payment_evidence pe on pe.report_id = b.id and b.reporter_kind <> 'probe'
+            left join users u on u.id = b.user_id
         ),
         -- Per-reporter cap: each report counts, oldest first, only as far as the reporter's total for
         -- the endpoint-hour (before this batch, plus its earlier reports in this batch) leaves room.
@@ -81,22 +99,24 @@ export function rollupStatement(limit: number): SQL {
           select x.*, case
               when x.reporter_kind = 'probe' or x.w = 0 then x.w
               else greatest(0, least(x.w,
-                (case when x.reporter_kind = 'authenticated' then ${num(CAPS.authenticatedPerReporter)}
+                (case x.reporter_kind when 'paid' then ${num(CAPS.paidPerPayer)}
+                      when 'authenticated' then ${num(CAPS.authenticatedPerReporter)}
                       else ${num(CAPS.anonymousPerReporter)} end)
                 - ${runningTotal(sql`x.reporter_key`)} - (x.cum - x.w)))
             end as cw
           from (select w.*, sum(w.w) over (partition by w.endpoint_id, w.hour, w.reporter_key order by w.created_at, w.id) as cum
                 from weighed w) x
         ),
-        -- The same again for the allowance all anonymous reporters of an endpoint-hour share.
+        -- The same again for the allowance all reporters of one kind share in an endpoint-hour:
+        -- anonymous addresses, unpaid accounts, paying wallets.
         counted as (
           select x.endpoint_id, x.hour, x.success, x.latency_ms, case
-              when x.reporter_kind = 'anonymous' and x.cw > 0
-              then greatest(0, least(x.cw, ${num(CAPS.anonymousPerEndpoint)} - ${runningTotal(sql`${ANONYMOUS_POOL_KEY}`)} - (x.acum - x.cw)))
+              when x.reporter_kind <> 'probe' and x.cw > 0
+              then greatest(0, least(x.cw, ${poolCap(sql`x.reporter_kind`)} - ${runningTotal(poolKey(sql`x.reporter_kind`))} - (x.acum - x.cw)))
               else x.cw
             end as fw
-          from (select c.*, sum(case when c.reporter_kind = 'anonymous' then c.cw else 0 end)
-                              over (partition by c.endpoint_id, c.hour order by c.created_at, c.id) as acum
+          from (select c.*, sum(case when c.reporter_kind <> 'probe' then c.cw else 0 end)
+                              over (partition by c.endpoint_id, c.hour, c.reporter_kind order by c.created_at, c.id) as acum
                 from capped c) x
         ),
         -- Add the batch to the running totals (rows in key order).
@@ -109,8 +129,8 @@ export function rollupStatement(limit: number): SQL {
         ),
         pool_upd as (
           insert into reporter_weights as rw (endpoint_id, hour, reporter_key, weight)
-          select endpoint_id, hour, ${ANONYMOUS_POOL_KEY}, sum(cw) from capped
-          where reporter_kind = 'anonymous' and cw > 0 group by 1, 2 order by 1, 2
+          select endpoint_id, hour, ${poolKey(sql`reporter_kind`)}, sum(cw) from capped
+          where reporter_kind <> 'probe' and cw > 0 group by 1, 2, 3 order by 1, 2, 3
           on conflict (endpoint_id, hour, reporter_key) do update set weight = rw.weight + excluded.weight
           returning 1
         ),

@@ -33,6 +33,20 @@ export const WEIGHTS = {
    * competitor grades its rivals no more than itself.
    */
   competitor: 0,
+  /**
+   * A report whose payment Capdex verified on chain (lib/payments): counted against the paying
+   * wallet, not the account or address that sent it. Money moved to the endpoint is the costliest
+   * signal a reporter can give; the discovery bonus applies on top (16).
+   */
+  paid: 8,
+  /** A verified payment by the endpoint's own pay-to address or another of its provider's wallets. */
+  providerPayer: 0,
+  /** A report whose payment evidence the chain contradicts (forged, reused, underpaid, misdirected...). */
+  rejectedEvidence: 0,
+  /** Multiplier for an unpaid report from an account younger than newAccountDays. */
+  newAccountFactor: 0.5,
+  /** How old an account must be, when it reports, to weigh fully. */
+  newAccountDays: 7,
 } as const;
 
 export const CAPS = {
@@ -45,11 +59,27 @@ export const CAPS = {
    * cheap, so a per-address cap alone grows with the number of addresses an attacker controls.
    */
   anonymousPerEndpoint: 20,
+  /** Weight one paying wallet may add to one endpoint in one hour (4 discovery-tied paid reports). */
+  paidPerPayer: 64,
+  /**
+   * Weight all verified paid reports together may add to one endpoint in one hour (5 wallets at
+   * their cap). A provider paying its own endpoint from fresh wallets gets its money back and loses
+   * only gas: this bounds what that buys.
+   */
+  paidPerEndpoint: 320,
+  /**
+   * Weight all unpaid account reports together may add to one endpoint in one hour (4 accounts at
+   * their cap). Accounts cost a sign-in each: a per-account cap alone grows with their number.
+   */
+  authenticatedPerEndpoint: 256,
 } as const;
 
-/** reporter_weights key of the shared anonymous allowance of an endpoint-hour. */
+/** reporter_weights keys of the allowances the reporters of one kind share in an endpoint-hour. */
 export const ANONYMOUS_POOL_KEY = "*anonymous";
+export const ACCOUNTS_POOL_KEY = "*accounts";
+export const PAID_POOL_KEY = "*paid";
 
+/** "paid" is not stored: a report counts as paid when its payment evidence is verified (the rollup decides). */
 export type ReporterKind = "anonymous" | "authenticated" | "probe";
 
 export type Reporter = { kind: ReporterKind; key: string; userId: string | null; baseWeight: number };

@@ -102,6 +102,8 @@ export const observedSchema = z.object({
   p95_latency_ms: z.number().nullable(),
   sample_size_7d: z.number().int(),
   distinct_reporters_7d: z.number().int(),
+  paid_reports_7d: z.number().int().describe("Reports in 7 days backed by a payment Capdex verified on chain (the provider's own wallets left out)."),
+  distinct_payers_7d: z.number().int().describe("Different wallets that paid for those reports."),
   last_verified_at: timestampSchema.nullable(),
 });
 

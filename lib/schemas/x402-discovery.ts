@@ -74,6 +74,8 @@ export const capdexFiguresSchema = z.object({
     p95_latency_ms: z.number().nullable(),
     sample_size_7d: z.number().int(),
     distinct_reporters_7d: z.number().int(),
+    paid_reports_7d: z.number().int().describe("Reports in 7 days backed by a payment verified on chain."),
+    distinct_payers_7d: z.number().int().describe("Different wallets that paid for those reports."),
     last_verified_at: timestampSchema.nullable(),
   }),
 });

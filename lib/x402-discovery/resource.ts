@@ -107,6 +107,8 @@ export function toCatalogueItem(c: Candidate, ranked: RankedEndpoint, cap: Capab
           p95_latency_ms: ranked.observed.p95_latency_ms,
           sample_size_7d: ranked.observed.sample_size_7d,
           distinct_reporters_7d: ranked.observed.distinct_reporters_7d,
+          paid_reports_7d: ranked.observed.paid_reports_7d,
+          distinct_payers_7d: ranked.observed.distinct_payers_7d,
           last_verified_at: ranked.observed.last_verified_at,
         },
       },

@@ -6,7 +6,7 @@
 // runs a simulation through both and requires identical rollups.
 import type { Principal } from "@/lib/auth/principal";
 import { bucketOf } from "@/lib/outcomes/histogram";
-import { ANONYMOUS_POOL_KEY, CAPS, WEIGHTS, anonymousReporterKey, reporterOf, type Reporter } from "@/lib/outcomes/weights";
+import { ACCOUNTS_POOL_KEY, ANONYMOUS_POOL_KEY, CAPS, WEIGHTS, anonymousReporterKey, reporterOf, type Reporter } from "@/lib/outcomes/weights";
 
 /** An endpoint-hour of outcome_rollups; `hist` is latency_hist (bucket -> weight) as a Map, quicker to walk. */
 export type HourRow = { hour: number; reports: number; successes: number; wSuccess: number; wTotal: number; hist: Map<number, number> };
@@ -115,12 +115,13 @@ export class MemoryLedger implements Ledger {
       cw = Math.max(0, Math.min(w, cap - used));
       if (w > 0) this.totals.set(key, used + w);
     }
-    // counted: anonymous reports then share the endpoint-hour's pool, again oldest first.
+    // counted: anonymous reports, and account reports, then share their kind's endpoint-hour pool, again oldest first.
     let fw = cw;
-    if (reporter.kind === "anonymous" && cw > 0) {
-      const key = `${r.endpointId}|${hour}|${ANONYMOUS_POOL_KEY}`;
+    if (reporter.kind !== "probe" && cw > 0) {
+      const anonymous = reporter.kind === "anonymous";
+      const key = `${r.endpointId}|${hour}|${anonymous ? ANONYMOUS_POOL_KEY : ACCOUNTS_POOL_KEY}`;
       const used = this.totals.get(key) ?? 0;
-      fw = Math.max(0, Math.min(cw, CAPS.anonymousPerEndpoint - used));
+      fw = Math.max(0, Math.min(cw, (anonymous ? CAPS.anonymousPerEndpoint : CAPS.authenticatedPerEndpoint) - used));
       this.totals.set(key, used + cw);
     }
     const rows = this.rows(r.endpointId);

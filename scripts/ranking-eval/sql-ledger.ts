@@ -27,8 +27,9 @@ async function insertSetup(db: Db, setup: LedgerSetup): Promise<void> {
     select x.id, split_part(x.id, '.', 1), x.title from jsonb_to_recordset(${JSON.stringify(caps.filter((c) => used.has(c.id)))}::jsonb) as x(id text, title text)
     on conflict do nothing`);
   const users = new Map(setup.accounts.map((a) => [a.userId, a]));
-  await db.execute(sql`insert into users (id, email)
-    select x.id, 'sim-' || x.id || '@example.com' from jsonb_to_recordset(${JSON.stringify([...users.keys()].map((id) => ({ id })))}::jsonb) as x(id text)`);
+  // Established accounts (a year old): the simulation has no account ages, so the new-account discount never applies.
+  await db.execute(sql`insert into users (id, email, created_at)
+    select x.id, 'sim-' || x.id || '@example.com', now() - interval '1 year' from jsonb_to_recordset(${JSON.stringify([...users.keys()].map((id) => ({ id })))}::jsonb) as x(id text)`);
   await db.execute(sql`insert into api_keys (id, user_id, prefix, hash)
     select x.id::uuid, x.user_id, 'cdx_sim', md5(x.id) || md5(x.user_id)
     from jsonb_to_recordset(${JSON.stringify(setup.accounts.map((a) => ({ id: a.apiKeyId, user_id: a.userId })))}::jsonb) as x(id text, user_id text)`);

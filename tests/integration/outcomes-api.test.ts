@@ -98,7 +98,7 @@ describe("POST /api/report_outcome", () => {
     const res = await post({ endpoint_id: ep, success: false, error: "timeout" });
     expect(res.status).toBe(422);
     expect(res.body.code).toBe("unknown_field");
-    const accepted = ["endpoint_id", "success", "latency_ms", "status_code", "discovery_id", "failure", "paid_amount"];
+    const accepted = ["endpoint_id", "success", "latency_ms", "status_code", "discovery_id", "failure", "paid_amount", "payment"];
     expect(res.body.accepted_fields).toEqual(accepted);
     expect(res.body.detail).toBe(`This operation does not take error. It takes ${accepted.join(", ")}.`);
   });

@@ -33,10 +33,14 @@ export async function addEndpoint(
   return id;
 }
 
-/** A user with one API key, and the principal a request with that key resolves to (`secret`: the key itself). */
-export async function addAccount(db: Db, n: number | string): Promise<Principal & { kind: "authenticated"; secret: string }> {
+/**
+ * A user with one API key, and the principal a request with that key resolves to (`secret`: the key
+ * itself). The account is `ageDays` old (default 30: past the new-account discount of lib/outcomes/weights.ts).
+ */
+export async function addAccount(db: Db, n: number | string, opts: { ageDays?: number } = {}): Promise<Principal & { kind: "authenticated"; secret: string }> {
   const userId = randomUUID();
-  await db.insert(users).values({ id: userId, email: `caller${n}-${userId.slice(0, 6)}@example.com` });
+  const createdAt = new Date(Date.now() - (opts.ageDays ?? 30) * 86_400_000);
+  await db.insert(users).values({ id: userId, email: `caller${n}-${userId.slice(0, 6)}@example.com`, createdAt });
   const apiKeyId = randomUUID();
   const key = `cdx_${randomUUID().replace(/-/g, "")}`;
   await db.insert(apiKeys).values({

@@ -270,3 +270,30 @@ describe("figures", () => {
     expect(f.p95_latency_ms).toBeLessThanOrEqual(108);
   });
 });
+
+describe("accounts together, and new accounts", () => {
+  it("caps what all unpaid accounts together add to an endpoint-hour at authenticatedPerEndpoint", async () => {
+    const ep = await addEndpoint(t.db);
+    // 5 accounts at their own cap (16 plain reports of 4 each) would add 320; together they add 256.
+    for (let a = 0; a < 5; a++) {
+      const who = await addAccount(t.db, `pool${a}`);
+      for (let i = 0; i < 16; i++) await recordOutcome(t.db, report(ep), who);
+    }
+    await rollUpAll(t.db);
+    expect(CAPS.authenticatedPerEndpoint).toBe(256);
+    expect(await rollupOf(t.db, ep)).toMatchObject({ reports: 80, w_total: CAPS.authenticatedPerEndpoint });
+  });
+
+  it("weighs an account younger than newAccountDays at newAccountFactor", async () => {
+    const ep = await addEndpoint(t.db);
+    const fresh = await addAccount(t.db, "fresh", { ageDays: 1 });
+    const old = await addAccount(t.db, "old", { ageDays: WEIGHTS.newAccountDays + 1 });
+    await recordOutcome(t.db, report(ep, true), fresh);
+    await rollUpAll(t.db);
+    expect((await rollupOf(t.db, ep)).w_total).toBe(WEIGHTS.authenticated * WEIGHTS.newAccountFactor);
+    await recordOutcome(t.db, report(ep, false), old);
+    await rollUpAll(t.db);
+    expect(await rollupOf(t.db, ep)).toMatchObject({ w_success: 2, w_total: 2 + WEIGHTS.authenticated });
+    expect(WEIGHTS).toMatchObject({ newAccountFactor: 0.5, newAccountDays: 7 });
+  });
+});

@@ -1,2 +1,0 @@
-CREATE INDEX "endpoints_listed_capability_idx" ON "endpoints" USING btree ("capability_id","check_state") WHERE status = 'listed';--> statement-breakpoint
-CREATE INDEX "endpoints_listed_provider_idx" ON "endpoints" USING btree ("provider_id") WHERE status = 'listed';

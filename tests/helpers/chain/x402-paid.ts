@@ -1,0 +1,72 @@
+// A paid x402 resource that really settles, for the loopback payment test: Hono with the official
+// @x402/hono middleware, whose facilitator is a local x402Facilitator (@x402/core) with the exact
+// EVM scheme of @x402/evm, sending transferWithAuthorization to the local chain from its own
+// account; and a client that pays with @x402/fetch.
+import type { AddressInfo } from "node:net";
+import { serve, type ServerType } from "@hono/node-server";
+import { Hono } from "hono";
+import { x402Facilitator } from "@x402/core/facilitator";
+import { toClientEvmSigner, toFacilitatorEvmSigner } from "@x402/evm";
+import { ExactEvmScheme as ExactEvmClientScheme } from "@x402/evm/exact/client";
+import { ExactEvmScheme as ExactEvmFacilitatorScheme } from "@x402/evm/exact/facilitator";
+import { ExactEvmScheme as ExactEvmServerScheme } from "@x402/evm/exact/server";
+import { decodePaymentResponseHeader, wrapFetchWithPaymentFromConfig } from "@x402/fetch";
+import { paymentMiddleware, x402ResourceServer } from "@x402/hono";
+import type { Address } from "viem";
+import type { PrivateKeyAccount } from "viem/accounts";
+import { CHAIN_ID, type LocalChain } from "./anvil";
+
+export const NETWORK = `eip155:${CHAIN_ID}` as const;
+
+export type PaidServer = { url: string; close(): Promise<void> };
+
+/** GET /paid on loopback, asking `amount` atomic units of `token` paid to `payTo`. */
+export async function startPaidServer(chain: LocalChain, opts: { token: Address; payTo: Address; amount: string; facilitator: PrivateKeyAccount }): Promise<PaidServer> {
+  const signer = toFacilitatorEvmSigner(Object.assign(chain.wallet(opts.facilitator), { address: opts.facilitator.address }) as never);
+  const facilitator = new x402Facilitator().register(NETWORK, new ExactEvmFacilitatorScheme(signer));
+  const resourceServer = new x402ResourceServer(facilitator as never).register(NETWORK, new ExactEvmServerScheme());
+  const app = new Hono();
+  app.use(
+    paymentMiddleware(
+      {
+        "GET /paid": {
+          accepts: {
+            scheme: "exact",
+            price: { amount: opts.amount, asset: opts.token, extra: { name: "USD Coin", version: "2" } },
+            network: NETWORK,
+            payTo: opts.payTo,
+          },
+          description: "a paid test resource",
+          mimeType: "application/json",
+        },
+      } as never,
+      resourceServer,
+    ),
+  );
+  app.get("/paid", (c) => c.json({ temperature_c: 11 }));
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/paid`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type Settlement = { status: number; body: unknown; settlement: { success: boolean; transaction: string; network: string; payer?: string } };
+
+/**
+ * Calls `url` as a paying client with `payer`'s wallet, willing to pay up to `maxAmount` of `token`
+ * (the client's spend controls allow only known assets otherwise); returns the answer and its PAYMENT-RESPONSE.
+ */
+export async function payAndCall(chain: LocalChain, payer: PrivateKeyAccount, url: string, token: Address, maxAmount: string): Promise<Settlement> {
+  const pay = wrapFetchWithPaymentFromConfig(fetch, {
+    schemes: [{ network: NETWORK, client: new ExactEvmClientScheme(toClientEvmSigner(payer, chain.publicClient as never)) }],
+    spendControls: { allowedAssets: [{ network: NETWORK, asset: token, maxAmountPerPayment: maxAmount }] },
+  });
+  const res = await pay(url);
+  const header = res.headers.get("payment-response");
+  if (!header) throw new Error(`no PAYMENT-RESPONSE (status ${res.status}: ${(await res.text()).slice(0, 300)})`);
+  return { status: res.status, body: await res.json(), settlement: decodePaymentResponseHeader(header) };
+}
