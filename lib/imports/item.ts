@@ -81,7 +81,8 @@ export function parseItem(raw: unknown, pageVersion: number | null, allowPrivate
   const accepts: PaymentSeenValue["accepts"] = [];
   let firstV1: PaymentRequirementsV1 | undefined;
   for (const a of raw.accepts.slice(0, 20)) {
-    const parsed = version === 1 ? PaymentRequirementsV1Schema.safeParse(a) : PaymentRequirementsV2Schema.safeParse(a);
+    const offerIn = tolerantOffer(a, version);
+    const parsed = version === 1 ? PaymentRequirementsV1Schema.safeParse(offerIn) : PaymentRequirementsV2Schema.safeParse(offerIn);
     if (!parsed.success) continue;
     const offer = parsed.data as Obj & { scheme: string; network: string; asset: string; payTo: string; maxTimeoutSeconds: number; extra?: Obj | null };
     if (version === 1) firstV1 ??= parsed.data as unknown as PaymentRequirementsV1;
@@ -158,6 +159,23 @@ export function parseItem(raw: unknown, pageVersion: number | null, allowPrivate
   };
 }
 
+/** A catalogue item's offer lacking `maxTimeoutSeconds` is read with this one (a probe reads the real 402 before ranking). */
+export const DEFAULT_MAX_TIMEOUT_SECONDS = 60;
+
+/**
+ * Two shapes real catalogues publish that the schemas refuse, read as what they mean: an offer with no
+ * `maxTimeoutSeconds` (a catalogue advertises a price, the endpoint's own 402 gives the timeout: the
+ * probe records it) gets the default; an x402 v2 offer written in the v1 spelling (`maxAmountRequired`,
+ * no `amount`: early-2026 CDP items) has that as its amount. Anything else is left for the schema to judge.
+ */
+function tolerantOffer(a: unknown, version: 1 | 2): unknown {
+  if (!isObj(a)) return a;
+  let o = a;
+  if (o.maxTimeoutSeconds === undefined || o.maxTimeoutSeconds === null) o = { ...o, maxTimeoutSeconds: DEFAULT_MAX_TIMEOUT_SECONDS };
+  if (version === 2 && (o.amount === undefined || o.amount === null) && typeof o.maxAmountRequired === "string") o = { ...o, amount: o.maxAmountRequired };
+  return o;
+}
+
 // JSON Schema's and envelopes' own words, which say nothing of what a listing does.
 const SCHEMA_WORDS = new Set(
   "type properties required description items title input output response data error errors meta metadata status result results message ok success id x payment additional default enum format schema body query params".split(" "),
@@ -180,7 +198,9 @@ function fieldWords(call: CallShape | null, raw: Obj, firstV1: PaymentRequiremen
     const output = call.output as Obj | undefined;
     names.push(...keysOf(output?.example), ...keysOf((output?.schema as Obj | undefined)?.properties));
   } else {
-    const v1 = (firstV1 as unknown as Obj | undefined)?.outputSchema;
+    // A v1 offer's outputSchema; early v2 offers in the v1 spelling carry one too.
+    const firstOffer = Array.isArray(raw.accepts) && isObj(raw.accepts[0]) ? raw.accepts[0] : undefined;
+    const v1 = (firstV1 as unknown as Obj | undefined)?.outputSchema ?? firstOffer?.outputSchema;
     const info = isObj(raw.extensions) && isObj(raw.extensions.bazaar) ? raw.extensions.bazaar.info : undefined;
     for (const src of [v1, info]) {
       if (!isObj(src)) continue;
