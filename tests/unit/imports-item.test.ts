@@ -46,4 +46,14 @@ describe("parseItem offers", () => {
     expect(both.ok && both.item.pricePerCall).toBe(0.002);
     expect(parseItem(withOffer(v2Item("https://api.a.com/w"), without("amount")), null)).toEqual({ ok: false, reason: "invalid_price" });
   });
+
+  it("reads an unpriced item only when asked to ignore the price (the evaluation's mapped-if-priced figures)", () => {
+    const raw = withOffer(v2Item("https://api.a.com/w", { description: "Weather now" }), without("amount"));
+    expect(parseItem(raw, null)).toEqual({ ok: false, reason: "invalid_price" });
+    const r = parseItem(raw, null, false, { ignorePrice: true });
+    expect(r.ok && { price: r.item.pricePerCall, description: r.item.description }).toEqual({ price: 0, description: "Weather now" });
+    expect(parseItem({ ...raw, accepts: [] }, null, false, { ignorePrice: true }).ok).toBe(true);
+    const eth = withOffer(v2Item("https://api.a.com/w"), (o) => ({ ...o, asset: "0x00000000000000000000000000000000deadbeef", extra: { name: "Wrapped Ether", decimals: 18 } }));
+    expect(parseItem(eth, null, false, { ignorePrice: true })).toEqual({ ok: false, reason: "non_usd_asset" });
+  });
 });
