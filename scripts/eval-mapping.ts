@@ -11,7 +11,7 @@
 //   npm run eval:mapping -- --labels <file>   another labelled file
 //   npm run eval:mapping -- --show dev        list the dev split's mistakes (never tune on holdout); --priced: as if priced
 //   npm run eval:mapping -- --quiet           figures only, no confusions
-//   npm run eval:mapping -- --threshold 0.7 --conflict 0.5   try other thresholds
+//   npm run eval:mapping -- --threshold 0.4 --support 1 --conflict 0.9   try other thresholds
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,6 +29,7 @@ const opt = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1
 const asJson = args.includes("--json");
 const threshold = opt("--threshold") ? Number(opt("--threshold")) : undefined;
 const conflict = opt("--conflict") ? Number(opt("--conflict")) : undefined;
+const support = opt("--support") ? Number(opt("--support")) : undefined;
 
 /** The real catalogue: --dir, else ../shared/real-catalogue next to the project, else one level up (git worktrees). */
 export function realCatalogueDir(explicit?: string): string | null {
@@ -210,7 +211,7 @@ function main(): number {
     return 2;
   }
   const registry = memoryRegistry();
-  const map = createMapper(registry, { threshold, conflict });
+  const map = createMapper(registry, { threshold, conflict, support });
   const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
   const started = Date.now();
   const bySnapshot = new Map<string, Outcome[]>();
