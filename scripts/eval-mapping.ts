@@ -9,8 +9,9 @@
 //   npm run eval:mapping -- --json            the same as JSON
 //   npm run eval:mapping -- --dir <path>      snapshots elsewhere (default: ../shared/real-catalogue, then ../../shared/...)
 //   npm run eval:mapping -- --labels <file>   another labelled file
-//   npm run eval:mapping -- --show dev        list the dev split's mistakes (never tune on holdout)
-//   npm run eval:mapping -- --threshold 0.7 --conflict 0.5   try other thresholds
+//   npm run eval:mapping -- --show dev        list the dev split's mistakes (never tune on holdout); --priced: as if priced
+//   npm run eval:mapping -- --quiet           figures only, no confusions
+//   npm run eval:mapping -- --threshold 0.4 --support 1 --conflict 0.9   try other thresholds
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,6 +29,7 @@ const opt = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1
 const asJson = args.includes("--json");
 const threshold = opt("--threshold") ? Number(opt("--threshold")) : undefined;
 const conflict = opt("--conflict") ? Number(opt("--conflict")) : undefined;
+const support = opt("--support") ? Number(opt("--support")) : undefined;
 
 /** The real catalogue: --dir, else ../shared/real-catalogue next to the project, else one level up (git worktrees). */
 export function realCatalogueDir(explicit?: string): string | null {
@@ -63,6 +65,8 @@ export type Outcome = {
   capability: string | null;
   mapping: Mapping | null;
   item: ParsedItem | null;
+  /** For an item skipped for invalid_price: what it would be were it priced (its own noise, then its mapping; no host groups). */
+  ifPriced?: { state: string; capability: string | null };
 };
 
 /** One snapshot through parse, noise (per item, then the host groups as a completed run settles them) and mapping. */
@@ -77,7 +81,16 @@ export function importSnapshot(doc: { x402Version?: number; items?: unknown[] },
     const kind = `${r?.type === "mcp" ? "mcp" : "http"} v${r?.x402Version ?? version ?? "?"}`;
     const parsed = parseItem(raw, version, false);
     if (!parsed.ok) {
-      out.push({ url: rawUrl, kind, state: `skipped:${parsed.reason}`, capability: null, mapping: null, item: null, provisional: null });
+      const o: Outcome & { provisional: null } = { url: rawUrl, kind, state: `skipped:${parsed.reason}`, capability: null, mapping: null, item: null, provisional: null };
+      const unpriced = parsed.reason === "invalid_price" ? parseItem(raw, version, false, { ignorePrice: true }) : null;
+      if (unpriced?.ok) {
+        const reason = noiseOfItem(unpriced.item);
+        const m = reason ? null : map(unpriced.item);
+        o.ifPriced = { state: reason ? `held:${reason}` : m!.capabilityId ? "mapped" : "unmapped", capability: m?.capabilityId ?? null };
+        o.item = unpriced.item;
+        o.mapping = m;
+      }
+      out.push(o);
       continue;
     }
     if (seen.has(parsed.item.url)) {
@@ -91,7 +104,7 @@ export function importSnapshot(doc: { x402Version?: number; items?: unknown[] },
   const repeat = new Map<string, { n: number; kinds: Set<string> }>();
   const dup = new Map<string, { n: number; rep: string }>();
   for (const o of out) {
-    const k = o.item && groupKeysOf(o.item);
+    const k = o.item && !o.state && groupKeysOf(o.item);
     if (!k) continue;
     const r = repeat.get(k.repeat) ?? { n: 0, kinds: new Set() };
     r.n += 1;
@@ -103,7 +116,7 @@ export function importSnapshot(doc: { x402Version?: number; items?: unknown[] },
     dup.set(k.duplicate, d);
   }
   for (const o of out) {
-    if (!o.item) continue;
+    if (!o.item || o.state) continue;
     let reason: NoiseReason | null = noiseOfItem(o.item);
     const k = groupKeysOf(o.item);
     if (!reason && k) {
@@ -137,6 +150,11 @@ function tally(outcomes: Outcome[]) {
     }
   }
   return t;
+}
+
+/** The outcome as if every item had a valid price: an item skipped for invalid_price counts as its ifPriced state. */
+function priced(o: Outcome | undefined): Outcome | undefined {
+  return o?.ifPriced ? { ...o, state: o.ifPriced.state, capability: o.ifPriced.capability } : o;
 }
 
 function score(pairs: Array<{ label: Label; o: Outcome | undefined }>) {
@@ -193,7 +211,7 @@ function main(): number {
     return 2;
   }
   const registry = memoryRegistry();
-  const map = createMapper(registry, { threshold, conflict });
+  const map = createMapper(registry, { threshold, conflict, support });
   const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
   const started = Date.now();
   const bySnapshot = new Map<string, Outcome[]>();
@@ -230,7 +248,11 @@ function main(): number {
       return o;
     };
     const splits: Record<string, ReturnType<typeof score>> = {};
-    for (const split of [...new Set(labels.map((l) => l.split))].sort()) splits[split] = score(labels.filter((l) => l.split === split).map((label) => ({ label, o: find(label) })));
+    const ifPriced: Record<string, ReturnType<typeof score>> = {};
+    for (const split of [...new Set(labels.map((l) => l.split))].sort()) {
+      splits[split] = score(labels.filter((l) => l.split === split).map((label) => ({ label, o: find(label) })));
+      ifPriced[split] = score(labels.filter((l) => l.split === split).map((label) => ({ label, o: priced(find(label)) })));
+    }
     const holdout = splits.holdout;
     const missed: string[] = [];
     if (holdout) {
@@ -239,20 +261,26 @@ function main(): number {
       if (holdout.noise_listed !== null && holdout.noise_listed > TARGETS.noiseListed) missed.push(`noise listed ${pct(holdout.noise_listed)} > ${pct(TARGETS.noiseListed)}`);
     }
     failed = missed.length > 0;
-    report.labels = { file: labelFile, targets: TARGETS, missed, splits: Object.fromEntries(Object.entries(splits).map(([k, v]) => [k, { ...v, mistakes: undefined }])) };
+    const brief = (m: Record<string, ReturnType<typeof score>>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, { ...v, mistakes: undefined }]));
+    report.labels = { file: labelFile, targets: TARGETS, missed, splits: brief(splits), if_priced: brief(ifPriced) };
     if (!asJson) {
       printTallies(report);
       console.log(`\nlabelled: ${labelFile}`);
-      for (const [split, s] of Object.entries(splits)) {
+      const figures = (split: string, s: ReturnType<typeof score>) =>
         console.log(
           `  ${split.padEnd(8)} ${s.labelled} labelled${s.missing ? ` (${s.missing} not found)` : ""}: right ${pct(s.right)} (${s.counts.fit_right}/${s.counts.fit_listed}), ` +
             `none listed ${pct(s.none_listed)} (${s.counts.none_listed}/${s.counts.none}), noise listed ${pct(s.noise_listed)} (${s.counts.noise_listed}/${s.counts.noise}), ` +
             `covered ${pct(s.covered)} (${s.counts.fit_right}/${s.counts.fit})`,
         );
-        console.log(`           worst confusions: ${s.confusions.map((c) => `${c.confusion} ${c.n}`).join("; ") || "none"}`);
+      const quiet = args.includes("--quiet");
+      for (const [split, s] of Object.entries(splits)) {
+        figures(split, s);
+        if (!quiet) console.log(`           worst confusions: ${s.confusions.map((c) => `${c.confusion} ${c.n}`).join("; ") || "none"}`);
       }
+      console.log("if every item were priced (an item skipped for invalid_price read without its price: the snapshot lost it):");
+      for (const [split, s] of Object.entries(ifPriced)) figures(split, s);
       const show = opt("--show");
-      if (show && show !== "holdout" && splits[show]) for (const m of splits[show].mistakes) console.log(`  - ${m.expected} -> ${m.got}  ${m.url}\n      ${m.text}`);
+      if (show && show !== "holdout" && splits[show]) for (const m of (args.includes("--priced") ? ifPriced : splits)[show].mistakes) console.log(`  - ${m.expected} -> ${m.got}  ${m.url}\n      ${m.text}`);
       console.log(holdout ? (failed ? `\nholdout targets missed: ${missed.join("; ")}` : "\nholdout targets met") : "\nno holdout split: no target checked");
     }
   } else if (!asJson) {

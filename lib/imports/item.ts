@@ -59,7 +59,11 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 const str = (v: unknown, max: number): string => (typeof v === "string" ? v.trim().slice(0, max) : "");
 const ATOMIC = /^\d{1,40}$/;
 
-export function parseItem(raw: unknown, pageVersion: number | null, allowPrivate = false): { ok: true; item: ParsedItem } | { ok: false; reason: SkipReason } {
+/**
+ * `ignorePrice` (evaluation only, scripts/eval-mapping.ts): an item without a valid offer is read anyway,
+ * priced 0 on base, so that its mapping can be scored apart from its price's validity.
+ */
+export function parseItem(raw: unknown, pageVersion: number | null, allowPrivate = false, opts: { ignorePrice?: boolean } = {}): { ok: true; item: ParsedItem } | { ok: false; reason: SkipReason } {
   if (!isObj(raw)) return { ok: false, reason: "malformed_item" };
   const resource = isObj(raw.resource) ? raw.resource.url : raw.resource;
   if (typeof resource !== "string" || !resource.trim()) return { ok: false, reason: "missing_resource" };
@@ -72,7 +76,10 @@ export function parseItem(raw: unknown, pageVersion: number | null, allowPrivate
     return { ok: false, reason: /https/.test(detail) ? "insecure_url" : /IP address|special-use|internal|public suffix/.test(detail) ? "private_url" : "invalid_url" };
   }
   const version = raw.x402Version === 1 || raw.x402Version === 2 ? raw.x402Version : (pageVersion ?? 2);
-  if (!Array.isArray(raw.accepts) || !raw.accepts.length) return { ok: false, reason: "invalid_price" };
+  if (!Array.isArray(raw.accepts) || !raw.accepts.length) {
+    if (!opts.ignorePrice) return { ok: false, reason: "invalid_price" };
+  }
+  const offers: unknown[] = Array.isArray(raw.accepts) ? raw.accepts : [];
 
   // The first offer on a known network, priced in a USD stablecoin, is the listing's price.
   let chosen: { network: NetworkName; price: number; symbol: string } | null = null;
@@ -80,8 +87,9 @@ export function parseItem(raw: unknown, pageVersion: number | null, allowPrivate
   let nonUsd = false;
   const accepts: PaymentSeenValue["accepts"] = [];
   let firstV1: PaymentRequirementsV1 | undefined;
-  for (const a of raw.accepts.slice(0, 20)) {
-    const parsed = version === 1 ? PaymentRequirementsV1Schema.safeParse(a) : PaymentRequirementsV2Schema.safeParse(a);
+  for (const a of offers.slice(0, 20)) {
+    const offerIn = tolerantOffer(a, version);
+    const parsed = version === 1 ? PaymentRequirementsV1Schema.safeParse(offerIn) : PaymentRequirementsV2Schema.safeParse(offerIn);
     if (!parsed.success) continue;
     const offer = parsed.data as Obj & { scheme: string; network: string; asset: string; payTo: string; maxTimeoutSeconds: number; extra?: Obj | null };
     if (version === 1) firstV1 ??= parsed.data as unknown as PaymentRequirementsV1;
@@ -112,7 +120,11 @@ export function parseItem(raw: unknown, pageVersion: number | null, allowPrivate
     if (!Number.isFinite(price) || price > 1000) continue;
     chosen ??= { network, price, symbol: d.symbol ?? (/tether|usdt/i.test(name) ? "USDT" : "USDC") };
   }
-  if (!chosen) return { ok: false, reason: unknownNetwork && !accepts.length ? "unknown_network" : nonUsd ? "non_usd_asset" : "invalid_price" };
+  if (!chosen) {
+    const reason = unknownNetwork && !accepts.length ? "unknown_network" : nonUsd ? "non_usd_asset" : "invalid_price";
+    if (reason !== "invalid_price" || !opts.ignorePrice) return { ok: false, reason };
+    chosen = { network: "base", price: 0, symbol: "USDC" };
+  }
 
   const metadata = isObj(raw.metadata) ? raw.metadata : {};
   const description = str(raw.description, 500) || str(metadata.description, 500) || str(firstV1?.description, 500);
@@ -158,6 +170,23 @@ export function parseItem(raw: unknown, pageVersion: number | null, allowPrivate
   };
 }
 
+/** A catalogue item's offer lacking `maxTimeoutSeconds` is read with this one (a probe reads the real 402 before ranking). */
+export const DEFAULT_MAX_TIMEOUT_SECONDS = 60;
+
+/**
+ * Two shapes real catalogues publish that the schemas refuse, read as what they mean: an offer with no
+ * `maxTimeoutSeconds` (a catalogue advertises a price, the endpoint's own 402 gives the timeout: the
+ * probe records it) gets the default; an x402 v2 offer written in the v1 spelling (`maxAmountRequired`,
+ * no `amount`: early-2026 CDP items) has that as its amount. Anything else is left for the schema to judge.
+ */
+function tolerantOffer(a: unknown, version: number): unknown {
+  if (!isObj(a)) return a;
+  let o = a;
+  if (o.maxTimeoutSeconds === undefined || o.maxTimeoutSeconds === null) o = { ...o, maxTimeoutSeconds: DEFAULT_MAX_TIMEOUT_SECONDS };
+  if (version === 2 && (o.amount === undefined || o.amount === null) && typeof o.maxAmountRequired === "string") o = { ...o, amount: o.maxAmountRequired };
+  return o;
+}
+
 // JSON Schema's and envelopes' own words, which say nothing of what a listing does.
 const SCHEMA_WORDS = new Set(
   "type properties required description items title input output response data error errors meta metadata status result results message ok success id x payment additional default enum format schema body query params".split(" "),
@@ -180,7 +209,9 @@ function fieldWords(call: CallShape | null, raw: Obj, firstV1: PaymentRequiremen
     const output = call.output as Obj | undefined;
     names.push(...keysOf(output?.example), ...keysOf((output?.schema as Obj | undefined)?.properties));
   } else {
-    const v1 = (firstV1 as unknown as Obj | undefined)?.outputSchema;
+    // A v1 offer's outputSchema; early v2 offers in the v1 spelling carry one too.
+    const firstOffer = Array.isArray(raw.accepts) && isObj(raw.accepts[0]) ? raw.accepts[0] : undefined;
+    const v1 = (firstV1 as unknown as Obj | undefined)?.outputSchema ?? firstOffer?.outputSchema;
     const info = isObj(raw.extensions) && isObj(raw.extensions.bazaar) ? raw.extensions.bazaar.info : undefined;
     for (const src of [v1, info]) {
       if (!isObj(src)) continue;

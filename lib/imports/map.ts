@@ -17,36 +17,50 @@ export type Mapping = {
   capabilityId: string | null;
   confidence: number | null;
   candidates: Candidate[];
-  /** Why a resolver mapping was refused: `low_confidence`, or `conflict:<part>` (a part names another capability). */
+  /** Why a resolver mapping was refused: `low_confidence`, `weak_support` (the parts alone do not back it), or `conflict:<part>` (a part names another capability). */
   refused?: string;
 };
 
-/** The combined answer must be at least this confident to list (discover answers from 0.4). Chosen on the dev split: docs/imports.md. */
-export const MAP_THRESHOLD = 0.7;
+/** The combined answer must be at least this confident to list (discover's own floor). Chosen on the dev split: docs/imports.md. */
+export const MAP_THRESHOLD = 0.4;
+/**
+ * The readings must together back the combined answer's best: its confidence plus the parts' (read
+ * alone; as their answer or a runner-up) at least this. A confident whole and one confident part are
+ * enough, a fair whole needs two parts; a best that only the whole text finds is not listed. The whole
+ * counts only when its text is not one part's text (a listing of a URL path alone is read once).
+ */
+export const SUPPORT_THRESHOLD = 1.9;
 /** A part this confident in another capability than the combined answer vetoes the listing. */
-export const CONFLICT_THRESHOLD = 0.5;
+export const CONFLICT_THRESHOLD = 0.99;
 /** A part with fewer meaningful words is not read alone ("Provider 5", "prompt"): the resolver is sure of too little. */
 export const PART_MIN_WORDS = 2;
 
 export type PartName = keyof MappingParts;
-export type PartAnswers = { combined: Candidate[]; parts: Partial<Record<PartName, Candidate[]>> };
+/** `combinedIs`: the part whose text is the whole text (the whole is then not a reading of its own). */
+export type PartAnswers = { combined: Candidate[]; parts: Partial<Record<PartName, Candidate[]>>; combinedIs?: PartName };
+export type MappingOptions = { threshold?: number; support?: number; conflict?: number };
 
 /**
- * The decision, pure: list under the combined answer's best when it reaches `threshold` and no part
- * names another capability at `conflict` or more; else no capability (the candidates are kept).
+ * The decision, pure: list under the combined answer's best when it reaches `threshold`, its
+ * confidence plus the parts' confidences in it reach `support`, and no part names another capability
+ * at `conflict` or more; else no capability (the candidates are kept).
  */
-export function decideMapping(a: PartAnswers, opts: { threshold?: number; conflict?: number } = {}): Mapping {
+export function decideMapping(a: PartAnswers, opts: MappingOptions = {}): Mapping {
   const threshold = opts.threshold ?? MAP_THRESHOLD;
+  const support = opts.support ?? SUPPORT_THRESHOLD;
   const conflict = opts.conflict ?? CONFLICT_THRESHOLD;
   const best = a.combined[0] ?? null;
   const candidates = a.combined.slice(0, 4);
   if (!best || best.confidence < threshold) return { capabilityId: null, confidence: best?.confidence ?? null, candidates, refused: "low_confidence" };
+  let backing = a.combinedIs ? 0 : best.confidence;
   for (const [part, answer] of Object.entries(a.parts) as Array<[PartName, Candidate[] | undefined]>) {
     const top = answer?.[0];
     if (top && top.capability_id !== best.capability_id && top.confidence >= conflict) {
       return { capabilityId: null, confidence: best.confidence, candidates, refused: `conflict:${part}` };
     }
+    backing += answer?.find((c) => c.capability_id === best.capability_id)?.confidence ?? 0;
   }
+  if (backing < support - 1e-9) return { capabilityId: null, confidence: best.confidence, candidates, refused: "weak_support" };
   return { capabilityId: best.capability_id, confidence: best.confidence, candidates };
 }
 
@@ -58,7 +72,7 @@ export function combinedText(item: Pick<ParsedItem, "mappingText" | "parts">): s
 }
 
 /** A mapper per registry version; answers kept per text (catalogues repeat descriptions and paths). */
-export function createMapper(registry: Registry, opts: { threshold?: number; conflict?: number } = {}): (item: ParsedItem) => Mapping {
+export function createMapper(registry: Registry, opts: MappingOptions = {}): (item: ParsedItem) => Mapping {
   const index = intentIndexOf(registry);
   const seen = new Map<string, Candidate[]>();
   const read = (text: string): Candidate[] => {
@@ -73,7 +87,13 @@ export function createMapper(registry: Registry, opts: { threshold?: number; con
   };
   return (item) => {
     const parts: PartAnswers["parts"] = {};
-    for (const p of ["description", "name", "path", "fields"] as const) if (meaningfulWords(item.parts[p]).length >= PART_MIN_WORDS) parts[p] = read(item.parts[p]);
-    return decideMapping({ combined: read(combinedText(item)), parts }, opts);
+    const whole = combinedText(item);
+    let combinedIs: PartName | undefined;
+    for (const p of ["description", "name", "path", "fields"] as const) {
+      if (meaningfulWords(item.parts[p]).length < PART_MIN_WORDS) continue;
+      parts[p] = read(item.parts[p]);
+      if (item.parts[p].replace(/\s+/g, " ").trim() === whole) combinedIs = p;
+    }
+    return decideMapping({ combined: read(whole), parts, ...(combinedIs ? { combinedIs } : {}) }, opts);
   };
 }
