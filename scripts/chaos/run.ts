@@ -23,6 +23,9 @@ const DEADLINE_MS = 8_000;
 const SLACK_MS = 2_500;
 const EXIT_TARGET_MS = 10_000;
 const TOKEN = "chaos-metrics-token";
+/** CHAOS_FAULTS=log,postgres,redis,dns,probe,import,pglite (default: all) runs only those groups. */
+const GROUPS = new Set((process.env.CHAOS_FAULTS ?? "log,postgres,redis,dns,probe,import,pglite").split(",").map((g) => g.trim()));
+const wants = (group: string) => GROUPS.has(group);
 
 const t0 = Date.now();
 const log = (m: string) => console.log(`[chaos +${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
@@ -73,7 +76,7 @@ function startWeb(name: string, port: number, env: Record<string, string>): Proc
 }
 
 const ok = async (url: string) => (await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok;
-const ready = (port: number, ms = 240_000) => waitFor(`the server on ${port}`, () => ok(`http://127.0.0.1:${port}/api/ready`), ms);
+const ready = (port: number, ms = 330_000) => waitFor(`the server on ${port}`, () => ok(`http://127.0.0.1:${port}/api/ready`), ms);
 
 /** Sends SIGTERM and waits at most 20 s; the time to exit, or null if it had to be killed. */
 async function stopTimed(p: Proc): Promise<{ ms: number | null; code: number | null }> {
@@ -135,7 +138,7 @@ async function main() {
   // The PGlite server seeds its own database meanwhile (two first starts at once save a minute).
   const pgliteDir = path.join(tmp, "pglite");
   const pgliteEnv = () => webEnv({ DATABASE_URL: "", PGLITE_DIR: pgliteDir, CAPDEX_WORKER: "off", DNS_SERVERS: `127.0.0.1:${PORTS.dns}` });
-  const lite = startWeb("pglite", PORTS.pglite, pgliteEnv());
+  const lite = wants("pglite") ? startWeb("pglite", PORTS.pglite, pgliteEnv()) : null;
   const web = startWeb("web", PORTS.web, webEnv(redis ? { REDIS_URL: `redis://127.0.0.1:${PORTS.redis}` } : {}));
   await ready(PORTS.web);
   log(`web ready on :${PORTS.web}${redis ? ` (limiter in Redis :${PORTS.redis})` : " (redis-server missing: limiter in Postgres)"}`);
@@ -153,7 +156,7 @@ async function main() {
 
   // a. The log's reader: gone (stdout, stderr) or stalled (a full pipe), each on an instance of its
   // own (started together, on the database the first one seeded), under the load at the same time.
-  const logFaults = ["stdout reader gone", "stderr reader gone", "log pipe full, nobody reads"] as const;
+  const logFaults = wants("log") ? (["stdout reader gone", "stderr reader gone", "log pipe full, nobody reads"] as const) : [];
   const logProcs = logFaults.map((_, i) => startWeb(`log${i}`, PORTS.log + i * 10, webEnv({ CAPDEX_WORKER: "off", DISCOVERY_WARM: "off" })));
   await Promise.all(logFaults.map((_, i) => ready(PORTS.log + i * 10, 240_000)));
   await Promise.all(
@@ -181,6 +184,37 @@ async function main() {
   );
 
   // b. Postgres: a lock held by another session, the connection limit reached, the server paused.
+  if (wants("postgres")) await postgresPhases(load, admin);
+  else skipped.push("Postgres faults (CHAOS_FAULTS)");
+
+  // c. Redis hung: reads served, writes refused with 503, nothing waits.
+  if (redis && wants("redis")) {
+    await phase(load, "Redis paused (SIGSTOP 10 s)", { dependencyFault: true }, async () => {
+      redis.child.kill("SIGSTOP");
+      await sleep(10_000);
+      return async () => {
+        redis.child.kill("SIGCONT");
+      };
+    });
+  } else skipped.push(redis ? "Redis hung (CHAOS_FAULTS)" : "Redis hung: redis-server is not installed (apt-get install redis-server)");
+
+  // d. DNS silent during POST /api/submit/{id}/verify.
+  if (wants("dns")) await dnsPhase(webUrl, dns);
+  // e. A probe of a target that trickles one byte a second.
+  if (wants("probe")) await tricklePhase(admin, trickle);
+  // g. The real catalogue imported under a 256 MB heap while the load runs.
+  if (wants("import")) await importPhase(load);
+  await load.stop();
+  // f. PGlite killed with kill -9 in a burst of reports, then started again.
+  if (lite) await pglitePhase(lite, pgliteEnv, pgliteDir);
+  else skipped.push("PGlite kill -9 (CHAOS_FAULTS)");
+
+  const stop = await stopTimed(web);
+  rows.push({ ...summarise("SIGTERM of the web instance after all faults", []), exitMs: stop.ms, misses: stop.ms === null || stop.ms > EXIT_TARGET_MS ? [`exit ${stop.ms ?? "HUNG"}`] : [] });
+  await admin.end({ timeout: 2 });
+}
+
+async function postgresPhases(load: Load, admin: postgres.Sql): Promise<void> {
   await phase(load, "Postgres: table locked by another session", { dependencyFault: true }, async () => {
     const session = await admin.reserve();
     await session`begin`;
@@ -225,34 +259,6 @@ async function main() {
     };
   });
 
-  // c. Redis hung: reads served, writes refused with 503, nothing waits.
-  if (redis) {
-    await phase(load, "Redis paused (SIGSTOP 10 s)", { dependencyFault: true }, async () => {
-      redis.child.kill("SIGSTOP");
-      await sleep(10_000);
-      return async () => {
-        redis.child.kill("SIGCONT");
-      };
-    });
-  } else skipped.push("Redis hung: redis-server is not installed (apt-get install redis-server)");
-
-  // d. DNS silent during POST /api/submit/{id}/verify.
-  await dnsPhase(webUrl, dns);
-
-  // e. A probe of a target that trickles one byte a second.
-  await tricklePhase(admin, trickle);
-
-  // g. The real catalogue imported under a 256 MB heap while the load runs.
-  await importPhase(load);
-
-  await load.stop();
-
-  // f. PGlite killed with kill -9 in a burst of reports, then started again.
-  await pglitePhase(lite, pgliteEnv, pgliteDir);
-
-  const stop = await stopTimed(web);
-  rows.push({ ...summarise("SIGTERM of the web instance after all faults", []), exitMs: stop.ms, misses: stop.ms === null || stop.ms > EXIT_TARGET_MS ? [`exit ${stop.ms ?? "HUNG"}`] : [] });
-  await admin.end({ timeout: 2 });
 }
 
 /** Holds a fault (inject returns its clearing) under the load, then 8 s more after clearing. */
