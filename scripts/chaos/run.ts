@@ -445,12 +445,12 @@ function printTable(): void {
 
 let failure: unknown = null;
 const hardStop = setTimeout(() => {
-  console.error("chaos run still going after 9 minutes: stopping");
+  console.error("chaos run still going after 12 minutes: stopping");
   for (const p of procs) p.child.kill("SIGKILL");
   pg.destroy();
   printTable();
   process.exit(1);
-}, 9 * 60_000);
+}, 12 * 60_000);
 hardStop.unref();
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
