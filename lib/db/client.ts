@@ -50,10 +50,21 @@ async function openPostgres(url: string, poolMax?: number): Promise<DbHandle> {
     backoff: (attempt: number) => Math.min(0.05 * 2 ** attempt, 1),
     idle_timeout: 30,
     onnotice: () => {},
-    connection: { application_name: applicationName() },
+    // Requests are bounded by the route wrapper's deadline (lib/http/route.ts) whatever the database
+    // does. DATABASE_STATEMENT_TIMEOUT_MS also bounds the sessions themselves (statement_timeout, and
+    // lock_timeout at most 5 s), so a stuck statement frees its pool connection; off by default: on
+    // a saturated machine a 30 s limit cancelled the demo seed's rollup and failed the start-up.
+    connection: { application_name: applicationName(), ...sessionTimeouts() },
   });
   const db = drizzle({ client, schema }) as unknown as Db;
   return { db, driver: "postgres", url, poolMax: max, close: () => client.end({ timeout: 5 }) };
+}
+
+/** lock_timeout and statement_timeout of the pool's sessions (milliseconds, as Postgres reads them). */
+export function sessionTimeouts(env: Record<string, string | undefined> = process.env): Record<string, string> {
+  const ms = Number(env.DATABASE_STATEMENT_TIMEOUT_MS ?? 0);
+  if (!Number.isFinite(ms) || ms <= 0) return {};
+  return { statement_timeout: String(Math.round(ms)), lock_timeout: String(Math.round(Math.min(ms, 5_000))) };
 }
 
 async function openPglite(dir = process.env.PGLITE_DIR ?? ".data/pglite", snapshot?: Blob): Promise<DbHandle> {

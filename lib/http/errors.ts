@@ -85,6 +85,8 @@ const DB_UNAVAILABLE_CODES = new Set([
   "57P01", // admin_shutdown
   "57P03", // cannot_connect_now
   "53300", // too_many_connections
+  "55P03", // lock_not_available: lock_timeout (lib/db/client.ts)
+  "57014", // query_canceled: statement_timeout
 ]);
 
 /** True when an error means the database cannot be reached (as opposed to a bug). */

@@ -33,6 +33,8 @@ type RouteOptions<BS extends z.ZodType | undefined, QS extends z.ZodType | undef
   query?: QS;
   /** Status of a successful plain-object answer (default 200). */
   status?: number;
+  /** Longest the operation may take before it answers 503 `unavailable` (default REQUEST_DEADLINE_MS). */
+  deadlineMs?: number;
   handler: (
     ctx: RouteContext<BS extends z.ZodType ? z.output<BS> : undefined, QS extends z.ZodType ? z.output<QS> : undefined>,
   ) => Promise<unknown> | unknown;
@@ -41,6 +43,20 @@ type RouteOptions<BS extends z.ZodType | undefined, QS extends z.ZodType | undef
 export type RouteHandler = (req: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/**
+ * No API request waits longer than this for its answer: a query stuck behind a lock, a paused or
+ * saturated database, a pool whose connections all hang, answer 503 `unavailable` with Retry-After
+ * instead of holding the caller (and its connection) until the database comes back. Statements
+ * themselves are bounded on the server too (lib/db/client.ts), and freed when they end there.
+ */
+export const REQUEST_DEADLINE_MS = 8_000;
+
+function deadlineError(ms: number): ApiError {
+  return new ApiError("unavailable", `The request did not finish within ${ms / 1000} s (the database or a dependency is slow or unreachable); try again shortly.`, {
+    headers: { "Retry-After": "5" },
+  });
+}
 
 /**
  * Resolves in the event loop's next check phase. Every API answer starts with this: answered within
@@ -63,6 +79,7 @@ export function route<BS extends z.ZodType | undefined = undefined, QS extends z
 ): RouteHandler {
   const operation = options.operation ?? "other";
   const answered = answerObserver(operation);
+  const deadlineMs = options.deadlineMs ?? REQUEST_DEADLINE_MS;
   return async (req, context) => {
     const started = performance.now();
     await nextTurn();
@@ -71,7 +88,29 @@ export function route<BS extends z.ZodType | undefined = undefined, QS extends z
     const origin = siteOrigin(url.origin);
     let limitHeaders: Record<string, string> = {};
     let principal: Principal | undefined;
+    let timer: NodeJS.Timeout | undefined;
     try {
+      const work = answer();
+      // The late answer of an operation past its deadline is dropped, its error included.
+      work.catch(() => {});
+      const response = await Promise.race([
+        work,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(deadlineError(deadlineMs)), deadlineMs);
+        }),
+      ]);
+      answered(requestId, response.status, started, principal);
+      return response;
+    } catch (err) {
+      const apiError = toApiError(err);
+      if (apiError.status >= 500) logServerError(requestId, operation, apiError.status, err);
+      answered(requestId, apiError.status, started, principal);
+      return problemResponse(apiError, requestId, origin, limitHeaders);
+    } finally {
+      clearTimeout(timer);
+    }
+
+    async function answer(): Promise<Response> {
       const db = await getDb();
       principal = await resolvePrincipal(req, db, url);
       if (options.policy) {
@@ -98,23 +137,14 @@ export function route<BS extends z.ZodType | undefined = undefined, QS extends z
         requestId,
         origin,
       });
-      let response: Response;
       if (!(result instanceof Response)) {
         // A plain answer gets all its headers in one go: cheaper than setting them one by one on
         // the Response afterwards, and this is the path of every hot operation.
-        response = json(result, options.status ?? 200, { "X-Request-Id": requestId, ...limitHeaders });
-      } else {
-        response = result;
-        response.headers.set("X-Request-Id", requestId);
-        for (const [k, v] of Object.entries(limitHeaders)) response.headers.set(k, v);
+        return json(result, options.status ?? 200, { "X-Request-Id": requestId, ...limitHeaders });
       }
-      answered(requestId, response.status, started, principal);
-      return response;
-    } catch (err) {
-      const apiError = toApiError(err);
-      if (apiError.status >= 500) logServerError(requestId, operation, apiError.status, err);
-      answered(requestId, apiError.status, started, principal);
-      return problemResponse(apiError, requestId, origin, limitHeaders);
+      result.headers.set("X-Request-Id", requestId);
+      for (const [k, v] of Object.entries(limitHeaders)) result.headers.set(k, v);
+      return result;
     }
   };
 }

@@ -4,11 +4,12 @@
 // code, first message line and stack frames (errorFields), not a failed query's parameters.
 import pino from "pino";
 import { prettyStream } from "./pretty";
+import { openLogSink, type LogSink, type LogSinkStats } from "./sink";
 
 export type Logger = pino.Logger;
 
 const LEVELS = new Set(["trace", "debug", "info", "warn", "error", "fatal", "silent"]);
-const shared = globalThis as unknown as { __capdexLogger?: Logger; __capdexLogFd?: number };
+const shared = globalThis as unknown as { __capdexLogger?: Logger; __capdexLogFd?: 1 | 2; __capdexLogSink?: LogSink };
 
 /** Sends the log to stderr (the CLI, whose stdout is its answer); call before the first log line. */
 export function logToStderr(): void {
@@ -22,8 +23,10 @@ function createLogger(): Logger {
   const out = fd === 2 ? process.stderr : process.stdout;
   const pretty = process.env.LOG_FORMAT === "pretty" || (process.env.LOG_FORMAT !== "json" && out.isTTY === true);
   // Asynchronous writes: a request never waits for a write(2), and lines that come while one is in
-  // flight go out together in the next; pino flushes what is left when the process exits.
-  const destination = pretty ? prettyStream(out) : pino.destination({ dest: fd, sync: false });
+  // flight go out together in the next. A pipe nobody reads, or whose reader is gone, never blocks
+  // the process or its exit: lines beyond a bounded queue are dropped and counted (./sink.ts).
+  const sink = (shared.__capdexLogSink = openLogSink(fd));
+  const destination = pretty ? prettyStream(sink, out.isTTY === true) : sink;
   const log = pino(
     {
       level,
@@ -61,11 +64,12 @@ export function errorFields(err: unknown): Record<string, unknown> {
   };
 }
 
-/** Writes what is buffered (shutdown, before process.exit). */
+/** Writes what is buffered if the log's reader takes it now (shutdown, before process.exit); never waits. */
 export function flushLog(): void {
-  try {
-    shared.__capdexLogger?.flush();
-  } catch {
-    /* nothing to flush */
-  }
+  shared.__capdexLogSink?.flushOnce();
+}
+
+/** Lines written and dropped so far (metrics), or null before the first log line. */
+export function logSinkStats(): LogSinkStats | null {
+  return shared.__capdexLogSink?.snapshot() ?? null;
 }

@@ -28,7 +28,7 @@ export function formatLine(line: string, colour = false): string {
   return `${time} ${label} ${head}${rest.length ? "  " + rest.join(" ") : ""}\n`;
 }
 
-export function prettyStream(out: NodeJS.WriteStream): { write: (chunk: string) => boolean } {
-  const colour = out.isTTY === true && !process.env.NO_COLOR;
-  return { write: (chunk) => out.write(formatLine(chunk.trimEnd(), colour)) };
+export function prettyStream(sink: { write: (line: string) => boolean }, tty: boolean): { write: (chunk: string) => boolean } {
+  const colour = tty && !process.env.NO_COLOR;
+  return { write: (chunk) => sink.write(formatLine(chunk.trimEnd(), colour)) };
 }

@@ -3,6 +3,7 @@
 // every bundle counts into the same ones; prom-client itself is loaded once (serverExternalPackages).
 // Label values come from code (operation names, policies, job names), never from callers.
 import client from "prom-client";
+import { logSinkStats } from "@/lib/log";
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const JOB_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60];
@@ -84,6 +85,18 @@ function createMetrics() {
       registers,
     }),
     dbUp: new client.Gauge({ name: "capdex_db_up", help: "1 when the database answered the scrape's query, else 0", registers }),
+    logDropped: new client.Counter({
+      name: "capdex_log_lines_dropped_total",
+      help: "Log lines not written: queue_full (the log's reader is too slow or stalled) or closed (its reader is gone, EPIPE)",
+      labelNames: ["reason"] as const,
+      registers,
+      collect() {
+        const stats = logSinkStats();
+        this.reset();
+        this.inc({ reason: "queue_full" }, stats?.droppedFull ?? 0);
+        this.inc({ reason: "closed" }, stats?.droppedClosed ?? 0);
+      },
+    }),
   };
 }
 

@@ -8,6 +8,8 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: route({
     operation: "POST /submit/{id}/verify",
     policy: "submission",
+    // The DNS lookups (3.5 s at most) and, once the record is found, the first probe (5 s at most).
+    deadlineMs: 15_000,
     handler: ({ db, params }) => verifySubmissionNow(db, parseOrThrow(submissionParamsSchema, params).id),
   }),
 });
