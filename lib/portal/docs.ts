@@ -53,6 +53,19 @@ export function curlExamples(api: string): Record<string, string> {
       network: "base",
       accepted_assets: ["USDC"],
     }),
+    "GET /capabilities/proposals": curlGet(`${api}/capabilities/proposals`),
+    "POST /capabilities/proposals": curlPostJson(
+      `${api}/capabilities/proposals`,
+      {
+        id: "astro.moon_phase",
+        title: "Moon phase",
+        description: "The moon's phase and illumination for a date and place",
+        category: "astro",
+        example_intents: ["is it a full moon tonight"],
+        endpoint_url: "https://api.example.com/v1/moon",
+      },
+      { auth: true },
+    ),
     "GET /submit/{id}": curlGet(`${api}/submit/${EXAMPLE_SUBMISSION}`),
     "POST /submit/{id}/verify": `curl -s -X POST '${api}/submit/${EXAMPLE_SUBMISSION}/verify'`,
     "POST /report_outcome": curlPostJson(
