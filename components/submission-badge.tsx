@@ -1,6 +1,7 @@
 // The state of a submission as a small badge.
 const STYLES: Record<string, [string, string]> = {
   pending_verification: ["Waiting for DNS record", "bg-amber-100 text-amber-950"],
+  pending_capability: ["Waiting for its capability", "bg-sky-100 text-sky-950"],
   verified: ["Listed", "bg-emerald-100 text-emerald-900"],
   expired: ["Expired", "bg-slate-200 text-slate-900"],
   rejected: ["Rejected", "bg-red-100 text-red-900"],

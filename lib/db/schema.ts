@@ -262,9 +262,9 @@ export const submissions = pgTable(
     endpointUrl: text("endpoint_url").notNull(),
     host: text("host").notNull(),
     domain: text("domain").notNull(),
-    capabilityId: text("capability_id")
-      .notNull()
-      .references(() => capabilities.id),
+    // No foreign key: a submission with `proposed_capability` names the proposed id until an
+    // operator accepts (or merges) its proposal (lib/proposals, docs/proposals.md).
+    capabilityId: text("capability_id").notNull(),
     contactEmail: text("contact_email").notNull(),
     providerName: text("provider_name").notNull(),
     pricePerCall: doublePrecision("price_per_call").notNull(),
@@ -277,6 +277,8 @@ export const submissions = pgTable(
     description: text("description").notNull().default(""),
     // The optional input/output description of POST /submit `call` (lib/schemas/call.ts)
     call: jsonb("call").$type<Record<string, unknown>>(),
+    // The capability proposal it waits for (status pending_capability once its domain is proven)
+    proposalId: uuid("proposal_id"),
     token: text("token").notNull(),
     userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
     endpointId: uuid("endpoint_id"),
@@ -592,6 +594,44 @@ export const discoverCounters = pgTable(
   (t) => [primaryKey({ columns: [t.capabilityId, t.hour] }), index("discover_counters_hour_idx").on(t.hour)],
 );
 
+/**
+ * A capability someone would add to the registry: grouped from the unmapped import queue
+ * (`unmapped_queue`) or proposed by a provider (`provider`, API or submission). Operators accept
+ * (as this id or another), merge into an existing capability, or reject it (lib/proposals).
+ */
+export const capabilityProposals = pgTable(
+  "capability_proposals",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    capabilityId: text("capability_id").notNull(),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    categoryId: text("category_id").notNull(),
+    exampleIntents: text("example_intents").array().notNull().default(sql`'{}'::text[]`),
+    // the group's salient words: the accepted capability's tags
+    words: text("words").array().notNull().default(sql`'{}'::text[]`),
+    // unmapped_queue | provider
+    source: text("source").notNull(),
+    // open | accepted | rejected | merged
+    status: text("status").notNull().default("open"),
+    proposedBy: text("proposed_by").references(() => users.id, { onDelete: "set null" }),
+    endpointUrl: text("endpoint_url"),
+    // the unmapped import items that would join it: [{ url, source_host }]
+    items: jsonb("items").$type<Array<{ url: string; source_host: string }>>().notNull().default(sql`'[]'::jsonb`),
+    decidedCapabilityId: text("decided_capability_id"),
+    decidedBy: text("decided_by"),
+    decidedAt: ts("decided_at"),
+    decisionNote: text("decision_note"),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    // one open proposal per id; decided ones stay as the record
+    uniqueIndex("capability_proposals_open_uq").on(t.capabilityId).where(sql`status = 'open'`),
+    index("capability_proposals_status_idx").on(t.status),
+  ],
+);
+
 // ---------------------------------------------------------------- limits and jobs
 
 /** Fixed-window rate-limit counters, one row per policy and caller. UNLOGGED (drizzle/0004, a custom migration drizzle cannot express). */
@@ -617,6 +657,7 @@ export type NewEndpoint = typeof endpoints.$inferInsert;
 export type Provider = typeof providers.$inferSelect;
 export type Submission = typeof submissions.$inferSelect;
 export type ImportItem = typeof importItems.$inferSelect;
+export type CapabilityProposal = typeof capabilityProposals.$inferSelect;
 export type DomainClaim = typeof domainClaims.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type User = typeof users.$inferSelect;

@@ -128,7 +128,15 @@ export async function getListingStatus(db: Db, input: string): Promise<ListingSt
   for (const s of subs) {
     const why = s.last_check?.reason;
     const reason: ListingReason =
-      s.status === "pending_verification" ? "dns_record_missing" : s.status === "expired" ? "challenge_expired" : why === "already_listed" ? "already_listed" : "rejected_by_operator";
+      s.status === "pending_verification"
+        ? "dns_record_missing"
+        : s.status === "pending_capability"
+          ? "pending_capability"
+          : s.status === "expired"
+            ? "challenge_expired"
+            : why === "already_listed" || why === "capability_rejected"
+              ? why
+              : "rejected_by_operator";
     listings.push({
       endpoint_id: null,
       submission_id: s.id,

@@ -42,6 +42,14 @@ export const LISTING_REASONS = {
     title: "Someone else listed this URL first",
     help: "The same URL and capability were listed by another submission. If it is yours, claim your domain or contact the operators.",
   },
+  pending_capability: {
+    title: "Waiting for its proposed capability",
+    help: "The domain is proven; the submission proposed a capability that is not in the registry yet. It is listed as soon as an operator accepts the proposal (GET /api/capabilities/proposals shows it). Nothing to do.",
+  },
+  capability_rejected: {
+    title: "The proposed capability was not added",
+    help: "An operator rejected the capability this submission proposed; the submission page says why. Submit the endpoint again under an existing capability.",
+  },
   rejected_by_operator: {
     title: "Rejected by an operator",
     help: "An operator rejected the submission or delisted the endpoint; the submission page says why.",

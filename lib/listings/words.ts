@@ -34,6 +34,8 @@ export function describeListing(l: Listing): string {
       return `Found in catalogue ${l.source}; an operator chose to keep it out.`;
     case "pending_verification":
       return `Submitted for ${l.capability_id} on ${when(l.since)}; waiting for its DNS TXT record.`;
+    case "pending_capability":
+      return `Submitted for the proposed capability ${l.capability_id} on ${when(l.since)}; the domain is proven, and it is listed once an operator accepts the capability.`;
     case "expired":
       return `A submission for ${l.capability_id} expired (${when(l.since)}): its DNS record was not found within 7 days.`;
     case "rejected":

@@ -7,6 +7,7 @@ import { discoverBodySchema, discoverResponseSchema } from "@/lib/schemas/discov
 import { reportOutcomeBodySchema, reportOutcomeResponseSchema } from "@/lib/schemas/outcomes";
 import { statsResponseSchema } from "@/lib/schemas/stats";
 import { submissionSchema, submitBodySchema, submitResponseSchema } from "@/lib/schemas/submit";
+import { createProposalBodySchema, listProposalsQuerySchema, listProposalsResponseSchema, proposalSchema } from "@/lib/schemas/proposals";
 import { listingStatusQuerySchema, listingStatusSchema } from "@/lib/schemas/listing-status";
 import { discoveryResourcesResponseSchema, listDiscoveryQuerySchema, searchDiscoveryQuerySchema, searchDiscoveryResponseSchema } from "@/lib/schemas/x402-discovery";
 import { POLICIES, type PolicyName } from "@/lib/ratelimit/policies";
@@ -36,6 +37,14 @@ const OPERATIONS: Operation[] = [
     method: "get", path: "/capabilities/{id}", summary: "One capability, with its ranked endpoints on request", policy: "capabilities",
     query: getCapabilityQuerySchema, pathParams: { id: "Capability id, e.g. weather.current" },
     response: { status: 200, schema: capabilityDetailSchema, description: "The capability" }, errors: [401, 404, 422, 429],
+  },
+  {
+    method: "get", path: "/capabilities/proposals", summary: "Open capability proposals, with the listings that would join each and where it came from (unmapped_queue or provider)", policy: "capabilities",
+    query: listProposalsQuerySchema, response: { status: 200, schema: listProposalsResponseSchema, description: "Open proposals, newest first" }, errors: [401, 422, 429],
+  },
+  {
+    method: "post", path: "/capabilities/proposals", summary: "Propose a capability the registry lacks (an API key or a portal session); an operator accepts, merges or rejects it", policy: "submit",
+    body: createProposalBodySchema, response: { status: 201, schema: proposalSchema, description: "The open proposal" }, errors: [400, 401, 409, 413, 415, 422, 429],
   },
   {
     method: "post", path: "/discover", summary: "Ranked endpoints for a capability id or a natural-language intent", policy: "discover",
@@ -100,9 +109,9 @@ function rewriteRefs<T>(value: T): T {
 
 const STATUS_TEXT: Record<number, string> = {
   400: "Malformed request (invalid JSON, key in the query string)",
-  401: "Invalid API key",
+  401: "Invalid API key (or, for POST /capabilities/proposals, no credentials: `unauthorized`)",
   404: "Not found",
-  409: "Conflict",
+  409: "Conflict (already_listed, verification_failed, capability_exists with suggestions, proposal_exists)",
   413: "Body over 64 KiB",
   415: "Not JSON",
   422: "Validation failed, unknown field, or (discover) an intent refused because it asks for harm (`intent_refused`)",

@@ -53,6 +53,19 @@ export function curlExamples(api: string): Record<string, string> {
       network: "base",
       accepted_assets: ["USDC"],
     }),
+    "GET /capabilities/proposals": curlGet(`${api}/capabilities/proposals`),
+    "POST /capabilities/proposals": curlPostJson(
+      `${api}/capabilities/proposals`,
+      {
+        id: "astro.moon_phase",
+        title: "Moon phase",
+        description: "The moon's phase and illumination for a date and place",
+        category: "astro",
+        example_intents: ["is it a full moon tonight"],
+        endpoint_url: "https://api.example.com/v1/moon",
+      },
+      { auth: true },
+    ),
     "GET /submit/{id}": curlGet(`${api}/submit/${EXAMPLE_SUBMISSION}`),
     "POST /submit/{id}/verify": `curl -s -X POST '${api}/submit/${EXAMPLE_SUBMISSION}/verify'`,
     "POST /report_outcome": curlPostJson(
@@ -80,9 +93,11 @@ export const ERROR_HELP: Record<ErrorCode, string> = {
   unauthorized: "GET /api/metrics without the operator's METRICS_TOKEN as `Authorization: Bearer <token>`.",
   forbidden: "The caller may not do this (e.g. someone else's resource).",
   not_found: "No such path or resource.",
-  capability_not_found: "The capability id is well formed but unknown. The body lists `suggestions`: the closest ids.",
+  capability_not_found:
+    "The capability id is well formed but unknown. The body lists `suggestions`: the closest ids. When none fits, POST /api/submit takes `proposed_capability` instead of `capability_id` (or propose one at POST /api/capabilities/proposals).",
   endpoint_not_found: "No listed endpoint has this endpoint_id. Use an id from ranked_endpoints or fallback_endpoints.",
   submission_not_found: "No submission has this id.",
+  proposal_not_found: "No capability proposal has this id (operators may also name an open proposal by its proposed capability id).",
   intent_refused:
     "The need asks for harm (taking over someone else's account, stalking or exposing a private person, illegal purchases, malware, phishing, spam, fake documents, non-consensual imagery, evading sanctions), so Capdex answers with no endpoints. `category` says which kind. Legitimate needs that share the words (checking your own domain or e-mail, screening a wallet for sanctions) resolve as usual; if yours was refused wrongly, rephrase it or send a capability_id.",
   intent_unresolved: "No capability matched the intent confidently enough. The body lists `candidates`; retry with one as capability_id or rephrase.",
@@ -90,6 +105,10 @@ export const ERROR_HELP: Record<ErrorCode, string> = {
   already_listed: "The same endpoint URL is already listed for this capability.",
   verification_failed: "The DNS TXT record was not found or does not match. The body says what was found; publish the record and try again.",
   conflict: "The request conflicts with the current state of the resource.",
+  capability_exists:
+    "POST /api/capabilities/proposals (or POST /api/submit `proposed_capability`) named a capability that is already in the registry. Use it: send `capability_id` instead. `suggestions` starts with that id.",
+  proposal_exists: "An open proposal of this capability id already waits for an operator (`proposal_id`). GET /api/capabilities/proposals shows it; a submission with the same `proposed_capability.id` joins it.",
+  proposal_not_open: "The proposal was already accepted, merged or rejected; its `decision` says how.",
   payload_too_large: "The body is over 64 KiB.",
   unsupported_media_type: "A POST without Content-Type: application/json.",
   validation_failed: "A field has a wrong value. `errors` lists each field as a JSON pointer with what is wrong.",

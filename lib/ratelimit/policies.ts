@@ -17,9 +17,9 @@ export const READ_POLICIES: ReadonlySet<PolicyName> = new Set(["discover", "capa
 /** Which operations each rate-limit policy covers (a new policy fails the type check until listed). */
 export const POLICY_OPERATIONS: Record<PolicyName, string[]> = {
   discover: ["POST /discover"],
-  capabilities: ["GET /capabilities", "GET /capabilities/{id}", "GET /x402/discovery/resources", "GET /x402/discovery/search", "GET /listing_status"],
+  capabilities: ["GET /capabilities", "GET /capabilities/{id}", "GET /x402/discovery/resources", "GET /x402/discovery/search", "GET /listing_status", "GET /capabilities/proposals"],
   report_outcome: ["POST /report_outcome"],
-  submit: ["POST /submit"],
+  submit: ["POST /submit", "POST /capabilities/proposals"],
   stats: ["GET /stats"],
   submission: ["GET /submit/{id}", "POST /submit/{id}/verify"],
 };

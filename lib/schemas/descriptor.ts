@@ -7,6 +7,8 @@ export const OPERATIONS: Record<string, string> = {
   "POST /discover": "Find ranked endpoints by capability or intent",
   "GET /capabilities": "List all capabilities",
   "GET /capabilities/{id}": "One capability, optionally with its ranked endpoints",
+  "GET /capabilities/proposals": "Open capability proposals, with the listings that would join them",
+  "POST /capabilities/proposals": "Propose a capability the registry lacks (authenticated)",
   "GET /stats": "Public network statistics",
   "POST /submit": "Submit an endpoint for listing (DNS TXT domain verification)",
   "GET /submit/{id}": "State of a submission",

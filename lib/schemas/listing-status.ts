@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { timestampSchema, uuidSchema } from "./common";
 
-export const LISTING_STATES = ["listed", "failing", "delisted", "unmapped", "held_back", "ignored", "pending_verification", "expired", "rejected"] as const;
+export const LISTING_STATES = ["listed", "failing", "delisted", "unmapped", "held_back", "ignored", "pending_verification", "pending_capability", "expired", "rejected"] as const;
 
 export const listingStatusQuerySchema = z.object({
   url: z

@@ -4,14 +4,19 @@ import { z } from "zod";
 import { submittedCallSchema } from "./call";
 import { capabilityIdSchema, timestampSchema, uuidSchema } from "./common";
 import { networkInputSchema } from "./discover";
+import { proposedCapabilitySchema } from "./proposals";
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-export const SUBMISSION_STATES = ["pending_verification", "verified", "expired", "rejected"] as const;
+export const SUBMISSION_STATES = ["pending_verification", "pending_capability", "verified", "expired", "rejected"] as const;
 
 export const submitBodySchema = z
   .strictObject({
     endpoint_url: z.string().min(1, "Required.").max(2048, "At most 2048 characters."),
-    capability_id: capabilityIdSchema,
+    // One of the two: an existing capability, or (when none fits) the capability proposed for it.
+    capability_id: capabilityIdSchema.optional().describe("The capability it serves (GET /api/capabilities); send proposed_capability instead when none fits"),
+    proposed_capability: proposedCapabilitySchema
+      .optional()
+      .describe("When no capability fits: the one to add. The submission is verified as usual, then waits as pending_capability until an operator accepts (listed) or rejects it (docs/proposals.md)"),
     contact_email: z.email({ message: "Must be an e-mail address." }).max(254),
     provider_name: z.string().trim().min(1, "Required.").max(100, "At most 100 characters."),
     price_per_call: z.number({ message: "Must be a number (USD per call)." }).min(0, "Must be 0 or more.").max(1000, "At most 1000 USD per call."),
@@ -64,7 +69,8 @@ export const submissionSchema = z
     status: z.enum(SUBMISSION_STATES),
     domain: z.string(),
     endpoint_url: z.string(),
-    capability_id: z.string(),
+    capability_id: z.string().describe("The capability, or the proposed capability's id while its proposal is open"),
+    proposal_id: uuidSchema.nullable().optional().describe("The capability proposal it waits for (proposed_capability)"),
     verification: verificationSchema,
     endpoint_id: uuidSchema.nullable(),
     checked_at: timestampSchema.nullable(),

@@ -15,6 +15,7 @@ import { takeOverPending } from "./resubmit";
 import { toSubmissionOut, type SubmissionListing, type SubmissionOut } from "./output";
 import { checkEndpointUrl } from "./url";
 import { attemptError, attemptVerification } from "./verify";
+import { assertProposable, proposalForSubmission } from "@/lib/proposals/submission";
 
 export { toSubmissionOut, type SubmissionOut } from "./output";
 export { checkEndpointUrl } from "./url";
@@ -38,8 +39,16 @@ export async function createSubmission(db: Db, body: SubmitBody, principal: Prin
   const method = body.method ?? "GET";
   const call = body.call ? checkSubmittedCall(body.call, method) : null;
   const registry = await getRegistry(db);
-  if (!registry.byId.has(body.capability_id)) {
-    throw new ApiError("capability_not_found", `There is no capability "${body.capability_id}".`, {
+  // A proposed capability (lib/proposals) stands in for capability_id until an operator decides.
+  if ((body.capability_id === undefined) === (body.proposed_capability === undefined)) {
+    throw new ApiError("validation_failed", "Send capability_id, or proposed_capability when no capability fits (not both).", {
+      errors: [{ pointer: body.capability_id === undefined ? "#/capability_id" : "#/proposed_capability", detail: "Send exactly one of capability_id and proposed_capability." }],
+    });
+  }
+  if (body.proposed_capability) await assertProposable(db, body.proposed_capability);
+  const capabilityId = body.capability_id ?? body.proposed_capability!.id;
+  if (body.capability_id !== undefined && !registry.byId.has(body.capability_id)) {
+    throw new ApiError("capability_not_found", `There is no capability "${body.capability_id}". When none fits, send proposed_capability { id, title, description, category } instead of capability_id.`, {
       errors: [{ pointer: "#/capability_id", detail: "Unknown capability; GET /api/capabilities lists them." }],
       extras: { suggestions: suggestCapabilityIds(registry.capabilities, body.capability_id) },
     });
@@ -50,7 +59,7 @@ export async function createSubmission(db: Db, body: SubmitBody, principal: Prin
     .where(
       and(
         eq(endpoints.url, target.url),
-        eq(endpoints.capabilityId, body.capability_id),
+        eq(endpoints.capabilityId, capabilityId),
         eq(endpoints.status, "listed"),
         // An unclaimed listing imported from a catalogue is taken over by its provider's submission.
         sql`(${endpoints.source} = 'submission' or ${endpoints.domainVerified})`,
@@ -58,7 +67,7 @@ export async function createSubmission(db: Db, body: SubmitBody, principal: Prin
     )
     .limit(1);
   if (listed) {
-    throw new ApiError("already_listed", `${target.url} is already listed for ${body.capability_id}.`, {
+    throw new ApiError("already_listed", `${target.url} is already listed for ${capabilityId}.`, {
       errors: [{ pointer: "#/endpoint_url", detail: "Already listed for this capability." }],
       extras: { endpoint_id: listed.id },
     });
@@ -77,16 +86,18 @@ export async function createSubmission(db: Db, body: SubmitBody, principal: Prin
     description: body.description ?? "",
     call,
   };
-  const pending = await takeOverPending(db, { url: target.url, capabilityId: body.capability_id, contactEmail: body.contact_email, userId }, details);
+  const pending = await takeOverPending(db, { url: target.url, capabilityId, contactEmail: body.contact_email, userId }, details);
   if (pending) return { ...toSubmissionOut(pending, null), resubmitted: true };
+  const proposal = body.proposed_capability ? await proposalForSubmission(db, body.proposed_capability, userId, target.url) : null;
   const [sub] = await db
     .insert(submissions)
     .values({
+      proposalId: proposal?.id ?? null,
       ...details,
       endpointUrl: target.url,
       host: target.host,
       domain: target.domain,
-      capabilityId: body.capability_id,
+      capabilityId,
       contactEmail: body.contact_email,
       token: newChallengeToken(),
       userId,
@@ -99,7 +110,7 @@ export async function createSubmission(db: Db, body: SubmitBody, principal: Prin
   if (covered) {
     const listing = await listSubmission(db, sub.id, { kind: "account_domain", coveredName: covered });
     if (listing.outcome === "already_listed") throw attemptError(listing);
-    if (listing.outcome === "listed") return getSubmission(db, sub.id);
+    if (listing.outcome === "listed" || proposal) return getSubmission(db, sub.id);
   }
   return toSubmissionOut(sub, null);
 }
@@ -163,7 +174,7 @@ export async function getSubmission(db: Db, id: string): Promise<SubmissionOut> 
  */
 export async function verifySubmissionNow(db: Db, id: string): Promise<SubmissionOut> {
   const { sub } = await findSubmissionOrThrow(db, id);
-  if (sub.status === "verified") return getSubmission(db, id);
+  if (sub.status === "verified" || sub.status === "pending_capability") return getSubmission(db, id);
   if (sub.status !== "pending_verification") {
     throw new ApiError("verification_failed", `The submission is ${sub.status}; submit the endpoint again.`, {
       extras: { submission_id: sub.id, submission_status: sub.status, found_records: [], reason: sub.status },
@@ -172,7 +183,7 @@ export async function verifySubmissionNow(db: Db, id: string): Promise<Submissio
   const attempt = await attemptVerification(db, sub);
   if (attempt.outcome === "listed" || attempt.outcome === "not_pending") {
     const now = await getSubmission(db, id);
-    if (now.status === "verified") return now;
+    if (now.status === "verified" || now.status === "pending_capability") return now;
     throw new ApiError("verification_failed", `The submission is ${now.status}.`, {
       extras: { submission_id: id, submission_status: now.status, found_records: [], reason: now.status },
     });

@@ -5,6 +5,7 @@ import type { Db } from "@/lib/db/client";
 import { invalidateCandidates } from "@/lib/discovery/candidates";
 import { endpoints, providers, submissions, verifiedDomains, type Submission } from "@/lib/db/schema";
 import { probeEndpoint } from "@/lib/probes";
+import { holdForCapability, waitsForCapability } from "./pending-capability";
 
 /** How a submission came to be listed. */
 export type ListingProof =
@@ -50,6 +51,8 @@ function listInTransaction(db: Db, submissionId: string, proof: ListingProof): P
   return db.transaction(async (tx) => {
     const [sub] = await tx.select().from(submissions).where(eq(submissions.id, submissionId)).for("update");
     if (!sub || sub.status !== "pending_verification") return { outcome: "not_pending", submission: sub ?? null };
+    // proposed capability not accepted yet: proven, parked as pending_capability (./pending-capability.ts)
+    if (await waitsForCapability(tx as unknown as Db, sub)) return { outcome: "not_pending", submission: await holdForCapability(tx as unknown as Db, sub, proof) };
 
     const providerId = await findOrCreateProvider(tx as unknown as Db, sub);
     const fields = {

@@ -27,6 +27,9 @@ export function toSubmissionOut(sub: Submission, listing?: SubmissionListing | n
     registrable_domain: sub.domain,
     endpoint_url: sub.endpointUrl,
     capability_id: sub.capabilityId,
+    // set when it proposed its capability (POST /submit proposed_capability): status pending_capability
+    // once the domain is proven, until an operator decides (docs/proposals.md)
+    proposal_id: sub.proposalId ?? null,
     provider_name: sub.providerName,
     method: sub.method,
     price_per_call: sub.pricePerCall,

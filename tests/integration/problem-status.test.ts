@@ -2,12 +2,16 @@
 // against RFC 9457: the body's `status` is the response's status, and no extension member replaces
 // a standard one (the 409 of POST /api/submit/{id}/verify used to say "status": "pending_verification").
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { createTestDb, type TestDb } from "../helpers/db";
 import { startDnsServer, type DnsTestServer } from "../helpers/dns-server";
 import { call } from "../helpers/http";
 import { openDb, type DbHandle } from "@/lib/db/client";
-import { endpoints, providers } from "@/lib/db/schema";
+import { capabilityProposals, endpoints, providers, users } from "@/lib/db/schema";
+import { createApiKey } from "@/lib/auth/keys";
+import { route } from "@/lib/http/route";
+import { acceptProposal, rejectProposal } from "@/lib/proposals/decide";
+import * as proposals from "@/app/api/capabilities/proposals/route";
 import { setDbHandle } from "@/lib/server/db";
 import { ERROR_CODES, type ErrorCode } from "@/lib/http/errors";
 import * as descriptor from "@/app/api/route";
@@ -40,6 +44,9 @@ const submitBody = (url: string) => ({
   provider_name: "Status Co",
   price_per_call: 0.001,
 });
+
+/** The problem an ApiError thrown by a domain function becomes, through the one route wrapper. */
+const rendered = (run: () => Promise<unknown>) => call(route({ handler: run }), "/api/test", { headers: from() });
 
 /** Runs a handler against another database (a broken one), then hands the test's back. */
 async function withDb(open: () => Promise<DbHandle>, run: () => Promise<Answer>) {
@@ -85,6 +92,25 @@ const CASES: Record<Exclude<ErrorCode, (typeof NOT_ANSWERED_BY_THE_API)[number]>
     const res = await post(verify.POST, `/api/submit/${id}/verify`, { params: { id } });
     expect(res.body).toMatchObject({ submission_status: "pending_verification", reason: "nxdomain" });
     return res;
+  },
+  intent_refused: () => post(discoverRoute.POST, "/api/discover", { json: { intent: "take over my neighbour's facebook account without them knowing" } }),
+  capability_exists: () =>
+    post(submit.POST, "/api/submit", {
+      json: { ...submitBody("https://api.exists-status-co.com/now"), capability_id: undefined, proposed_capability: { id: "weather.current", title: "Weather", description: "Current weather for a place", category: "weather" } },
+    }),
+  proposal_exists: async () => {
+    const [u] = await t.db.insert(users).values({ email: "proposer@status-co.com" }).returning();
+    const authorization = `Bearer ${(await createApiKey(t.db, u.id, "status")).key}`;
+    const body = { id: "astro.moon_phase", title: "Moon phase", description: "The moon's phase for a date", category: "astro" };
+    expect((await post(proposals.POST, "/api/capabilities/proposals", { json: body, headers: { authorization } })).status).toBe(201);
+    return post(proposals.POST, "/api/capabilities/proposals", { json: body, headers: { authorization } });
+  },
+  // Operators' decisions (CLI, portal) are not API operations; their errors render the same way.
+  proposal_not_found: () => rendered(() => acceptProposal(t.db, "astro.no_such_proposal", { by: "test" })),
+  proposal_not_open: async () => {
+    await rejectProposal(t.db, "astro.moon_phase", { by: "test" });
+    const [p] = await t.db.select().from(capabilityProposals).where(eq(capabilityProposals.capabilityId, "astro.moon_phase"));
+    return rendered(() => acceptProposal(t.db, p.id, { by: "test" }));
   },
   payload_too_large: () => post(discoverRoute.POST, "/api/discover", { json: { intent: "x".repeat(70_000) } }),
   unsupported_media_type: () => post(discoverRoute.POST, "/api/discover", { body: "weather", headers: { "content-type": "text/plain" } }),

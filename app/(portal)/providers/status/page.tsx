@@ -23,6 +23,7 @@ const STATE_TONE: Record<string, "success" | "warning" | "error" | "info"> = {
   unmapped: "info",
   ignored: "warning",
   pending_verification: "info",
+  pending_capability: "info",
   expired: "warning",
   rejected: "error",
 };

@@ -67,6 +67,14 @@ export default async function SubmitPage({ searchParams }: { searchParams: Promi
             </Link>
             .
           </p>
+          <p className="mt-3" data-testid="propose-link">
+            No capability fits?{" "}
+            <Link className="underline" href="/capabilities/proposals#propose">
+              Propose one
+            </Link>
+            ; through the API, submit with <code className="font-mono">proposed_capability</code> instead of{" "}
+            <code className="font-mono">capability_id</code> and the endpoint is listed once an operator accepts it.
+          </p>
           <p className="mt-3">
             Prefer the API? <code className="font-mono">POST /api/submit</code> takes the same fields (
             <Link className="underline" href="/docs#op-postSubmit">

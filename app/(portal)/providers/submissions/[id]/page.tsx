@@ -62,7 +62,7 @@ export default async function SubmissionPage({ params }: { params: Promise<{ id:
         / Submission
       </p>
       <h1 className="flex flex-wrap items-center gap-3 text-2xl font-bold tracking-tight text-slate-950 sm:text-3xl">
-        {sub.status === "verified" ? "Your endpoint is listed" : sub.status === "pending_verification" ? "Prove you control the domain" : "This submission is closed"}
+        {sub.status === "verified" ? "Your endpoint is listed" : sub.status === "pending_verification" ? "Prove you control the domain" : sub.status === "pending_capability" ? "Domain proven: waiting for its capability" : "This submission is closed"}
         <SubmissionBadge status={sub.status} />
       </h1>
       <dl className="mt-3 grid max-w-3xl gap-x-4 gap-y-1 text-sm sm:grid-cols-[9rem_1fr]">
