@@ -180,6 +180,8 @@ export const endpoints = pgTable(
     acceptedAssets: text("accepted_assets").array().notNull().default(sql`'{"USDC"}'::text[]`),
     // listed | delisted
     status: text("status").notNull().default("listed"),
+    // Who delisted it: provider (may relist from the dashboard or the API) | operator; null for other paths
+    delistedBy: text("delisted_by"),
     isDemo: boolean("is_demo").notNull().default(false),
     // "submission" (a provider's own, or demo data) or the host of the catalogue it was imported from
     source: text("source").notNull().default("submission"),

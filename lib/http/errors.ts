@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   already_listed: { status: 409, title: "Already listed" },
   verification_failed: { status: 409, title: "Domain verification failed" },
   conflict: { status: 409, title: "Conflict" },
+  relist_refused: { status: 409, title: "Delisted by an operator, not by its provider" },
   payload_too_large: { status: 413, title: "The body is too large" },
   unsupported_media_type: { status: 415, title: "Send application/json" },
   validation_failed: { status: 422, title: "The request is not valid" },
