@@ -1,1 +1,2 @@
-ALTER TABLE "endpoints" ADD COLUMN "delisted_by" text;
+ALTER TABLE "endpoints" ADD COLUMN "delisted_by" text;--> statement-breakpoint
+CREATE INDEX "outcome_reports_paid_idx" ON "outcome_reports" USING btree ("created_at") WHERE "outcome_reports"."paid_amount" > 0;

@@ -423,6 +423,8 @@ export const outcomeReports = pgTable(
   (t) => [
     index("outcome_reports_endpoint_created_idx").on(t.endpointId, t.createdAt),
     index("outcome_reports_pending_idx").on(t.createdAt).where(sql`not ${t.rolledUp}`),
+    // The public payments figure (lib/stats) reads only paid reports of 7 days
+    index("outcome_reports_paid_idx").on(t.createdAt).where(sql`${t.paidAmount} > 0`),
   ],
 );
 
