@@ -221,7 +221,8 @@ export default async function ManageEndpointPage({ params, searchParams }: { par
                 </select>
               </div>
             </div>
-            <table className="mt-4 min-w-full text-sm" data-testid="field-rows">
+            <div className="mt-4 overflow-x-auto" role="region" aria-label="Input fields" tabIndex={0}>
+            <table className="min-w-[40rem] text-sm" data-testid="field-rows">
               <caption className="sr-only">Input fields</caption>
               <thead>
                 <tr className="text-left text-slate-600">
@@ -258,6 +259,7 @@ export default async function ManageEndpointPage({ params, searchParams }: { par
                 ))}
               </tbody>
             </table>
+            </div>
             <p className="mt-1 text-xs text-slate-600">Leave a name empty to drop the row; save to get more empty rows. Capdex writes the JSON Schema from these rows.</p>
             <div className="mt-4 grid gap-4 sm:grid-cols-2">
               <div>
