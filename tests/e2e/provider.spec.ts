@@ -96,7 +96,7 @@ test("a provider signs in by e-mail, edits its endpoint's call, delists and reli
   await page.getByLabel("Field 1 name").fill("city");
   await page.getByLabel("Field 1 required").check();
   await page.getByLabel("Field 1 example").fill("Oslo");
-  await page.getByLabel("Description").fill("Current weather, self-served");
+  await page.getByLabel("Description", { exact: true }).fill("Current weather, self-served");
   await page.getByRole("button", { name: "Save and check again" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
   await checkPage(page, "provider-manage-saved", { afterAction: true });

@@ -240,8 +240,10 @@ export class CapdexClient {
       } catch (err) {
         const latency = Math.round(performance.now() - started);
         const timeout = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
-        // @x402/fetch throws when it cannot make a payment (no scheme for the network, signer refused...)
-        const payment = !timeout && err instanceof Error && /payment|x402|402/i.test(err.message);
+        // fetch itself fails with a TypeError ("fetch failed": no connection, DNS, TLS); anything else a
+        // paying fetch throws is @x402/fetch failing to pay (no scheme for the network, signer refused...).
+        const network = err instanceof TypeError;
+        const payment = !timeout && !network && (this.options.payingFetch !== undefined || (err instanceof Error && /payment|x402|402/i.test(err.message)));
         attempt = { endpoint, ok: false, latency_ms: latency, failure: timeout ? "timeout" : payment ? "payment_failed" : "other", error: err instanceof Error ? err.message : String(err) };
       }
       const report = await this.reportOutcome({
