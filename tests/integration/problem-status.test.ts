@@ -21,6 +21,9 @@ import * as submit from "@/app/api/submit/route";
 import * as submission from "@/app/api/submit/[id]/route";
 import * as verify from "@/app/api/submit/[id]/verify/route";
 import * as metricsRoute from "@/app/api/metrics/route";
+import * as relistRoute from "@/app/api/provider/endpoints/[id]/relist/route";
+import { createApiKey } from "@/lib/auth/keys";
+import { users } from "@/lib/db/schema";
 
 /** Codes no API operation answers: `conflict` is the portal's (too many API keys). */
 const NOT_ANSWERED_BY_THE_API: ErrorCode[] = ["conflict"];
@@ -76,6 +79,17 @@ const CASES: Record<Exclude<ErrorCode, (typeof NOT_ANSWERED_BY_THE_API)[number]>
   },
   intent_unresolved: () => post(discoverRoute.POST, "/api/discover", { json: { intent: "qzxv wqpt blorf" } }),
   method_not_allowed: () => call(stats.DELETE, "/api/stats", { method: "DELETE", headers: from() }),
+  relist_refused: async () => {
+    // The provider's own endpoint, delisted by an operator: the provider may not put it back.
+    const [u] = await t.db.insert(users).values({ email: "owner@relist-status-co.com" }).returning({ id: users.id });
+    const { key } = await createApiKey(t.db, u.id, "test");
+    const [p] = await t.db.insert(providers).values({ name: "Relist Status Co", contactEmail: "owner@relist-status-co.com" }).returning();
+    const [e] = await t.db
+      .insert(endpoints)
+      .values({ capabilityId: "weather.current", providerId: p.id, url: "https://api.relist-status-co.com/now", host: "api.relist-status-co.com", domain: "relist-status-co.com", pricePerCall: 0, status: "delisted", delistedBy: "operator" })
+      .returning({ id: endpoints.id });
+    return post(relistRoute.POST, `/api/provider/endpoints/${e.id}/relist`, { params: { id: e.id }, headers: { authorization: `Bearer ${key}` } });
+  },
   already_listed: () => post(submit.POST, "/api/submit", { json: submitBody("https://api.listed-status-co.com/now") }),
   verification_failed: async () => {
     // The issue's case: a pending submission whose record is not there (NXDOMAIN).
