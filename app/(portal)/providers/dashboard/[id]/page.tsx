@@ -129,7 +129,7 @@ export default async function ManageEndpointPage({ params, searchParams }: { par
         <h2 id="edit" className="text-lg font-semibold text-slate-950">
           Edit
         </h2>
-        <form action={updateEndpointAction} className="mt-3 max-w-3xl space-y-5" data-testid="edit-form">
+        <form action={updateEndpointAction} className="mt-3 min-w-0 max-w-3xl space-y-5" data-testid="edit-form">
           <input type="hidden" name="endpointId" value={e.endpoint_id} />
           <div className="grid gap-4 sm:grid-cols-2">
             <div>
@@ -152,7 +152,7 @@ export default async function ManageEndpointPage({ params, searchParams }: { par
               </select>
             </div>
           </div>
-          <fieldset>
+          <fieldset className="min-w-0">
             <legend className={label}>Payment networks</legend>
             <div className="mt-1 grid gap-4 sm:grid-cols-2">
               <div>
@@ -190,7 +190,7 @@ export default async function ManageEndpointPage({ params, searchParams }: { par
             <textarea id="description" name="description" rows={2} maxLength={500} defaultValue={e.description} className={input} />
           </div>
 
-          <fieldset className="rounded-lg border border-slate-200 p-4">
+          <fieldset className="min-w-0 rounded-lg border border-slate-200 p-4">
             <legend className="px-1 text-sm font-semibold text-slate-900">How to call it</legend>
             {declared && (
               <p className="text-sm text-slate-700">
