@@ -77,6 +77,7 @@ const CASES: Record<Exclude<ErrorCode, (typeof NOT_ANSWERED_BY_THE_API)[number]>
     const id = crypto.randomUUID();
     return call(submission.GET, `/api/submit/${id}`, { headers: from(), params: { id } });
   },
+  intent_refused: () => post(discoverRoute.POST, "/api/discover", { json: { intent: "take over my neighbour's facebook account without them knowing" } }),
   intent_unresolved: () => post(discoverRoute.POST, "/api/discover", { json: { intent: "qzxv wqpt blorf" } }),
   method_not_allowed: () => call(stats.DELETE, "/api/stats", { method: "DELETE", headers: from() }),
   relist_refused: async () => {
