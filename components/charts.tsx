@@ -35,6 +35,15 @@ export function BarChart({ points, title, summary, colour = "fill-indigo-600" }:
       <title id={`${id}-t`}>{title}</title>
       <desc id={`${id}-d`}>{summary}</desc>
       <line x1={PAD.left} x2={W - PAD.right} y1={PAD.top + innerH} y2={PAD.top + innerH} className="stroke-slate-300" />
+      {/* The y axis: the top of the scale and its middle (bars are scaled to the largest value). */}
+      {[1, 0.5].map((f) => (
+        <g key={f} aria-hidden="true">
+          <line x1={PAD.left} x2={W - PAD.right} y1={PAD.top + innerH * (1 - f)} y2={PAD.top + innerH * (1 - f)} className="stroke-slate-100" />
+          <text x={W - PAD.right - 2} y={PAD.top + innerH * (1 - f) - 2} textAnchor="end" className="fill-slate-600 text-[11px]">
+            {Number.isInteger(max * f) ? max * f : (max * f).toFixed(1)}
+          </text>
+        </g>
+      ))}
       {points.map((p, i) => {
         const h = ((p.value ?? 0) / max) * innerH;
         return (
@@ -47,7 +56,7 @@ export function BarChart({ points, title, summary, colour = "fill-indigo-600" }:
             className={p.partial ? `${colour} opacity-40` : colour}
             data-partial={p.partial ? "true" : undefined}
           >
-            {p.partial && <title>{`${p.label}: ${p.value ?? 0}`}</title>}
+            <title>{`${p.label}: ${p.value ?? 0}${p.partial ? " (hour not over yet)" : ""}`}</title>
           </rect>
         );
       })}
@@ -94,6 +103,14 @@ export function RateChart({ points, title, summary }: { points: Point[]; title: 
       {segments.map((d, i) => (
         <path key={i} d={d} className="fill-none stroke-emerald-700" strokeWidth={2} strokeLinejoin="round" />
       ))}
+      {/* Every full hour's value on hover: a column-wide invisible target with its title. */}
+      {points.map((p, i) =>
+        p.partial ? null : (
+          <rect key={`h${i}`} x={PAD.left + step * i} width={step} y={PAD.top} height={innerH} className="fill-transparent" data-hour={p.label}>
+            <title>{`${p.label}: ${p.value === null ? "no reports" : `${Math.round(p.value * 1000) / 10}%`}`}</title>
+          </rect>
+        ),
+      )}
       {partials.map(({ i, v, from }) => {
         const [x, y] = xy(i, v);
         return (

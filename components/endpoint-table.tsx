@@ -82,8 +82,8 @@ export function EndpointTable({
               <th scope="col" className={th}>
                 Last check
               </th>
-              <th scope="col" className={`${th} text-right`}>
-                Score
+              <th scope="col" className={`${th} text-right`} title="0 to 1: success, latency, price and stability, each 0 to 1, weighted by the ranking preset">
+                Score <span className="font-normal text-slate-500">(0–1)</span>
               </th>
               </tr>
           </thead>

@@ -2,7 +2,7 @@
 // The live statistics: every figure of GET /api/stats, refreshed every few seconds without a reload
 // (paused while the tab is hidden), with the time of the last update.
 import { useEffect, useState } from "react";
-import { formatInt, formatMs, formatPercent, formatUtcTime } from "@/lib/portal/format";
+import { formatInt, formatMs, formatPercent, formatPrice, formatUtcTime } from "@/lib/portal/format";
 import type { Stats } from "@/lib/schemas/stats";
 import { MIN_PARTIAL_HOUR_REPORTS, rateSummary, ratePoints } from "@/lib/portal/hourly";
 import { BarChart, RateChart, toPoints } from "./charts";
@@ -70,6 +70,12 @@ export function StatsDashboard({ initial, titles }: { initial: Stats; titles: Re
           <FigureCard label="Outcome reports, 24 h" value={formatInt(stats.outcomes.reports_24h)} note={`${formatInt(stats.outcomes.reports_7d)} in 7 d`} testId="reports-24h" />
           <FigureCard label="Success rate, 7 d" value={formatPercent(stats.outcomes.success_rate_7d)} testId="success-rate-7d" />
           <FigureCard label="p95 latency, 7 d" value={formatMs(stats.outcomes.p95_latency_ms_7d)} testId="p95-7d" />
+          <FigureCard
+            label="Paid calls, 7 d"
+            value={formatInt(stats.outcomes.paid_reports_7d ?? 0)}
+            note={`${formatPrice(stats.outcomes.paid_usd_7d ?? 0) === "Free" ? "$0" : formatPrice(stats.outcomes.paid_usd_7d ?? 0)} paid · ${formatInt(stats.outcomes.payers_7d ?? 0)} payers, as reported`}
+            testId="payments-7d"
+          />
         </dl>
       </section>
 

@@ -39,3 +39,19 @@ export async function sendVerificationRequest(params: VerificationRequest, env: 
   const failed = [...(result.rejected ?? []), ...(result.pending ?? [])].filter(Boolean);
   if (failed.length) throw new Error(`the sign-in e-mail could not be delivered to ${failed.join(", ")}`);
 }
+
+export type MailMessage = { subject: string; text: string; html?: string };
+
+/**
+ * Any other e-mail of Capdex (alerts to providers), by the same path as sign-in links: EMAIL_SERVER
+ * and EMAIL_FROM. Without EMAIL_SERVER nothing is sent and false is returned (the caller logs it).
+ */
+export async function sendEmail(to: string, message: MailMessage, env: Record<string, string | undefined> = process.env): Promise<boolean> {
+  const server = env.EMAIL_SERVER;
+  if (!server) return false;
+  const transport = createTransport(server);
+  const result = await transport.sendMail({ to, from: emailFrom(env), ...message });
+  const failed = [...(result.rejected ?? []), ...(result.pending ?? [])].filter(Boolean);
+  if (failed.length) throw new Error(`the e-mail could not be delivered to ${failed.join(", ")}`);
+  return true;
+}

@@ -180,6 +180,8 @@ export const endpoints = pgTable(
     acceptedAssets: text("accepted_assets").array().notNull().default(sql`'{"USDC"}'::text[]`),
     // listed | delisted
     status: text("status").notNull().default("listed"),
+    // Who delisted it: provider (may relist from the dashboard or the API) | operator; null for other paths
+    delistedBy: text("delisted_by"),
     isDemo: boolean("is_demo").notNull().default(false),
     // "submission" (a provider's own, or demo data) or the host of the catalogue it was imported from
     source: text("source").notNull().default("submission"),
@@ -428,6 +430,8 @@ export const outcomeReports = pgTable(
   (t) => [
     index("outcome_reports_endpoint_created_idx").on(t.endpointId, t.createdAt),
     index("outcome_reports_pending_idx").on(t.createdAt).where(sql`not ${t.rolledUp}`),
+    // The public payments figure (lib/stats) reads only paid reports of 7 days
+    index("outcome_reports_paid_idx").on(t.createdAt).where(sql`${t.paidAmount} > 0`),
   ],
 );
 

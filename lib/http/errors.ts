@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   capability_exists: { status: 409, title: "The capability already exists" },
   proposal_exists: { status: 409, title: "The capability is already proposed" },
   proposal_not_open: { status: 409, title: "The proposal was already decided" },
+  relist_refused: { status: 409, title: "Delisted by an operator, not by its provider" },
   payload_too_large: { status: 413, title: "The body is too large" },
   unsupported_media_type: { status: 415, title: "Send application/json" },
   validation_failed: { status: 422, title: "The request is not valid" },

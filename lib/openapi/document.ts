@@ -8,13 +8,16 @@ import { reportOutcomeBodySchema, reportOutcomeResponseSchema } from "@/lib/sche
 import { statsResponseSchema } from "@/lib/schemas/stats";
 import { submissionSchema, submitBodySchema, submitResponseSchema } from "@/lib/schemas/submit";
 import { createProposalBodySchema, listProposalsQuerySchema, listProposalsResponseSchema, proposalSchema } from "@/lib/schemas/proposals";
+import { providerEndpointListSchema, providerEndpointPatchSchema, providerEndpointSchema } from "@/lib/schemas/provider";
 import { listingStatusQuerySchema, listingStatusSchema } from "@/lib/schemas/listing-status";
 import { discoveryResourcesResponseSchema, listDiscoveryQuerySchema, searchDiscoveryQuerySchema, searchDiscoveryResponseSchema } from "@/lib/schemas/x402-discovery";
 import { POLICIES, type PolicyName } from "@/lib/ratelimit/policies";
 
 type JsonSchema = Record<string, unknown>;
 type Operation = {
-  method: "get" | "post";
+  method: "get" | "post" | "patch";
+  /** Needs an API key (no anonymous access). */
+  keyRequired?: boolean;
   path: string;
   summary: string;
   policy?: PolicyName;
@@ -69,6 +72,27 @@ const OPERATIONS: Operation[] = [
     body: reportOutcomeBodySchema, response: { status: 202, schema: reportOutcomeResponseSchema, description: "Report accepted" }, errors: [400, 401, 404, 413, 415, 422, 429],
   },
   {
+    method: "get", path: "/provider/endpoints", summary: "Your endpoints (the API key's account): state, impressions in discover answers, rank, reports, failing checks", policy: "submission", keyRequired: true,
+    response: { status: 200, schema: providerEndpointListSchema, description: "Every endpoint the account owns" }, errors: [400, 401, 429],
+  },
+  {
+    method: "get", path: "/provider/endpoints/{id}", summary: "One of your endpoints, with its figures", policy: "submission", keyRequired: true,
+    pathParams: { id: "Endpoint id (UUID)" }, response: { status: 200, schema: providerEndpointSchema, description: "The endpoint" }, errors: [400, 401, 404, 422, 429],
+  },
+  {
+    method: "patch", path: "/provider/endpoints/{id}", summary: "Change your endpoint's price, networks, assets, method, description or call; it is unverified and probed again at once", policy: "submission", keyRequired: true,
+    pathParams: { id: "Endpoint id (UUID)" }, body: providerEndpointPatchSchema,
+    response: { status: 200, schema: providerEndpointSchema, description: "The endpoint after the change and its probe" }, errors: [400, 401, 404, 413, 415, 422, 429],
+  },
+  {
+    method: "post", path: "/provider/endpoints/{id}/delist", summary: "Take your endpoint out of discover (idempotent)", policy: "submission", keyRequired: true,
+    pathParams: { id: "Endpoint id (UUID)" }, response: { status: 200, schema: providerEndpointSchema, description: "The endpoint, delisted" }, errors: [400, 401, 404, 422, 429],
+  },
+  {
+    method: "post", path: "/provider/endpoints/{id}/relist", summary: "Put back an endpoint you delisted; unverified until its probe passes", policy: "submission", keyRequired: true,
+    pathParams: { id: "Endpoint id (UUID)" }, response: { status: 200, schema: providerEndpointSchema, description: "The endpoint, listed again" }, errors: [400, 401, 404, 409, 422, 429],
+  },
+  {
     method: "get", path: "/x402/discovery/resources", summary: "x402 discovery API: payable endpoints, capability then rank (the official client's listResources)", policy: "capabilities",
     query: listDiscoveryQuerySchema, response: { status: 200, schema: discoveryResourcesResponseSchema, description: "A page of resources with the total" }, errors: [401, 422, 429],
   },
@@ -109,9 +133,9 @@ function rewriteRefs<T>(value: T): T {
 
 const STATUS_TEXT: Record<number, string> = {
   400: "Malformed request (invalid JSON, key in the query string)",
-  401: "Invalid API key (or, for POST /capabilities/proposals, no credentials: `unauthorized`)",
-  404: "Not found",
-  409: "Conflict (already_listed, verification_failed, capability_exists with suggestions, proposal_exists)",
+  401: "Invalid API key (or, where a key is required, none sent: `unauthorized`)",
+  404: "Not found (for your endpoints: none of yours has this id, `endpoint_not_found`)",
+  409: "Conflict (already_listed, verification_failed, relist_refused, capability_exists with suggestions, proposal_exists)",
   413: "Body over 64 KiB",
   415: "Not JSON",
   422: "Validation failed, unknown field, or (discover) an intent refused because it asks for harm (`intent_refused`)",
@@ -165,7 +189,7 @@ function build(): Record<string, unknown> {
         ...(parameters.length ? { parameters } : {}),
         ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: convert(op.body, "input") } } } } : {}),
         responses,
-        security: op.policy ? [{}, { apiKey: [] }] : [],
+        security: op.keyRequired ? [{ apiKey: [] }] : op.policy ? [{}, { apiKey: [] }] : [],
       },
     };
   }

@@ -68,6 +68,16 @@ export function curlExamples(api: string): Record<string, string> {
     ),
     "GET /submit/{id}": curlGet(`${api}/submit/${EXAMPLE_SUBMISSION}`),
     "POST /submit/{id}/verify": `curl -s -X POST '${api}/submit/${EXAMPLE_SUBMISSION}/verify'`,
+    "GET /provider/endpoints": `curl -s '${api}/provider/endpoints' \\\n  -H "Authorization: Bearer $CAPDEX_API_KEY"`,
+    "GET /provider/endpoints/{id}": `curl -s '${api}/provider/endpoints/${EXAMPLE_ENDPOINT}' \\\n  -H "Authorization: Bearer $CAPDEX_API_KEY"`,
+    "PATCH /provider/endpoints/{id}": [
+      `curl -s -X PATCH '${api}/provider/endpoints/${EXAMPLE_ENDPOINT}'`,
+      `  -H 'Content-Type: application/json'`,
+      `  -H "Authorization: Bearer $CAPDEX_API_KEY"`,
+      `  -d '${JSON.stringify({ price_per_call: 0.003, networks: ["base", "polygon"] })}'`,
+    ].join(" \\\n"),
+    "POST /provider/endpoints/{id}/delist": `curl -s -X POST '${api}/provider/endpoints/${EXAMPLE_ENDPOINT}/delist' \\\n  -H "Authorization: Bearer $CAPDEX_API_KEY"`,
+    "POST /provider/endpoints/{id}/relist": `curl -s -X POST '${api}/provider/endpoints/${EXAMPLE_ENDPOINT}/relist' \\\n  -H "Authorization: Bearer $CAPDEX_API_KEY"`,
     "POST /report_outcome": curlPostJson(
       `${api}/report_outcome`,
       { endpoint_id: EXAMPLE_ENDPOINT, success: true, latency_ms: 412, status_code: 200, discovery_id: "<discovery_id from discover>" },
@@ -103,6 +113,7 @@ export const ERROR_HELP: Record<ErrorCode, string> = {
   intent_unresolved: "No capability matched the intent confidently enough. The body lists `candidates`; retry with one as capability_id or rephrase.",
   method_not_allowed: "This path does not take this HTTP method. The `Allow` header lists the ones it takes.",
   already_listed: "The same endpoint URL is already listed for this capability.",
+  relist_refused: "The endpoint was delisted by an operator (or its submission was rejected), not by you: the dashboard and the API relist only what its provider delisted.",
   verification_failed: "The DNS TXT record was not found or does not match. The body says what was found; publish the record and try again.",
   conflict: "The request conflicts with the current state of the resource.",
   capability_exists:

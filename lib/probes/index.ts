@@ -7,6 +7,7 @@ import { ApiError } from "@/lib/http/errors";
 import { NetError, safeFetch } from "@/lib/net";
 import { recordProbeOutcome } from "@/lib/outcomes";
 import { judgeError, judgeResponse, type Listing, type ProbeVerdict } from "./evaluate";
+import { alertFailing } from "./alerts";
 import { recordSeenChallenge } from "./seen";
 import { recordProbe, type RecordedState } from "./state";
 import { errorFields, logger } from "@/lib/log";
@@ -63,5 +64,7 @@ export async function probeListing(db: Db, e: Listing & { id: string }): Promise
       logger().error({ endpoint_id: e.id, ...errorFields(err) }, "probe outcome not recorded");
     });
   }
+  // Once per run of failures: the probe that made it failing tells its provider.
+  if (state?.becameFailing) await alertFailing(db, e.id, verdict, state.consecutiveFailures);
   return { endpointId: e.id, skipped: null, state, ...verdict };
 }

@@ -19,6 +19,8 @@ export type RecordedState = {
   checkState: "verified" | "failing" | "unverified";
   consecutiveFailures: number;
   nextCheckAt: Date;
+  /** This probe moved it to failing (the third failure in a row): true once per run of failures. */
+  becameFailing: boolean;
 };
 
 /**
@@ -59,7 +61,13 @@ export async function recordProbe(db: Db, endpointId: string, v: ProbeVerdict): 
   );
   const r = rows[0];
   if (!r) return null;
-  return { checkState: r.check_state, consecutiveFailures: Number(r.consecutive_failures), nextCheckAt: new Date(r.next_check_at) };
+  const consecutiveFailures = Number(r.consecutive_failures);
+  return {
+    checkState: r.check_state,
+    consecutiveFailures,
+    nextCheckAt: new Date(r.next_check_at),
+    becameFailing: !v.ok && r.check_state === "failing" && consecutiveFailures === FAILING_AFTER,
+  };
 }
 
 /**

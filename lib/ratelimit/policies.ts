@@ -21,5 +21,13 @@ export const POLICY_OPERATIONS: Record<PolicyName, string[]> = {
   report_outcome: ["POST /report_outcome"],
   submit: ["POST /submit", "POST /capabilities/proposals"],
   stats: ["GET /stats"],
-  submission: ["GET /submit/{id}", "POST /submit/{id}/verify"],
+  submission: [
+    "GET /submit/{id}",
+    "POST /submit/{id}/verify",
+    "GET /provider/endpoints",
+    "GET /provider/endpoints/{id}",
+    "PATCH /provider/endpoints/{id}",
+    "POST /provider/endpoints/{id}/delist",
+    "POST /provider/endpoints/{id}/relist",
+  ],
 };

@@ -17,6 +17,7 @@ type Row = {
   submissions: { pending: number; verified_7d: number };
   discover: { requests_24h: number; requests_7d: number; intent_7d: number };
   outcomes: { reports_24h: number; reports_7d: number; w_success: number; w_total: number };
+  payments: { paid_reports_7d: number; paid_usd_7d: number; payers_7d: number };
   latency_hist: Histogram | null;
   top: Array<{ capability_id: string; requests: number }> | null;
   categories: Array<{ id: string; capabilities: number; endpoints: number }> | null;
@@ -61,6 +62,11 @@ export const STATS_QUERY = sql`
         'reports_7d', coalesce(sum(reports), 0)::int,
         'w_success', coalesce(sum(w_success), 0), 'w_total', coalesce(sum(w_total), 0))
      from nr) as outcomes,
+    (select json_build_object(
+        'paid_reports_7d', count(*)::int, 'paid_usd_7d', coalesce(sum(paid_amount), 0)::float8,
+        'payers_7d', count(distinct reporter_key)::int)
+     from outcome_reports
+     where paid_amount > 0 and created_at > date_trunc('hour', now()) - interval '167 hours' and reporter_kind <> 'probe') as payments,
     (select jsonb_object_agg(k, v) from (
         select key as k, sum(value::float8) as v from nr, jsonb_each_text(nr.latency_hist) group by key) b) as latency_hist,
     (select json_agg(t) from (
@@ -102,6 +108,10 @@ export async function computeStats(db: Db): Promise<Stats> {
       // Weighted like the ranking, so a flood of cheap reports moves the public figure no more than a ranking.
       success_rate_7d: o.w_total > 0 ? round(o.w_success / o.w_total, 4) : null,
       p95_latency_ms_7d: p95 === null ? null : Math.round(p95),
+      // What callers said they paid (report_outcome paid_amount), as reported: not weighted
+      paid_reports_7d: r.payments?.paid_reports_7d ?? 0,
+      paid_usd_7d: round(Number(r.payments?.paid_usd_7d ?? 0), 6),
+      payers_7d: r.payments?.payers_7d ?? 0,
     },
     top_capabilities: (r.top ?? []).map((t) => ({ capability_id: t.capability_id, discover_requests_7d: t.requests })),
     categories: (r.categories ?? []).map((c) => ({ id: c.id, capabilities: c.capabilities, endpoints: c.endpoints })),

@@ -48,8 +48,8 @@ function rejectInTransaction(db: Db, id: string, note: string): Promise<Operator
     if (sub.endpointId) {
       await tx
         .update(endpoints)
-        .set({ status: "delisted", updatedAt: sql`now()` })
-        .where(and(eq(endpoints.id, sub.endpointId), eq(endpoints.status, "listed")));
+        .set({ status: "delisted", delistedBy: "operator", updatedAt: sql`now()` })
+        .where(and(eq(endpoints.id, sub.endpointId), sql`(${endpoints.status} = 'listed' or ${endpoints.delistedBy} = 'provider')`));
     }
     return { ok: true, submission: updated, endpointId: sub.endpointId };
   });

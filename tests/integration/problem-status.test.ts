@@ -25,6 +25,7 @@ import * as submit from "@/app/api/submit/route";
 import * as submission from "@/app/api/submit/[id]/route";
 import * as verify from "@/app/api/submit/[id]/verify/route";
 import * as metricsRoute from "@/app/api/metrics/route";
+import * as relistRoute from "@/app/api/provider/endpoints/[id]/relist/route";
 
 /** Codes no API operation answers: `conflict` is the portal's (too many API keys). */
 const NOT_ANSWERED_BY_THE_API: ErrorCode[] = ["conflict"];
@@ -81,8 +82,20 @@ const CASES: Record<Exclude<ErrorCode, (typeof NOT_ANSWERED_BY_THE_API)[number]>
     const id = crypto.randomUUID();
     return call(submission.GET, `/api/submit/${id}`, { headers: from(), params: { id } });
   },
+  intent_refused: () => post(discoverRoute.POST, "/api/discover", { json: { intent: "take over my neighbour's facebook account without them knowing" } }),
   intent_unresolved: () => post(discoverRoute.POST, "/api/discover", { json: { intent: "qzxv wqpt blorf" } }),
   method_not_allowed: () => call(stats.DELETE, "/api/stats", { method: "DELETE", headers: from() }),
+  relist_refused: async () => {
+    // The provider's own endpoint, delisted by an operator: the provider may not put it back.
+    const [u] = await t.db.insert(users).values({ email: "owner@relist-status-co.com" }).returning({ id: users.id });
+    const { key } = await createApiKey(t.db, u.id, "test");
+    const [p] = await t.db.insert(providers).values({ name: "Relist Status Co", contactEmail: "owner@relist-status-co.com" }).returning();
+    const [e] = await t.db
+      .insert(endpoints)
+      .values({ capabilityId: "weather.current", providerId: p.id, url: "https://api.relist-status-co.com/now", host: "api.relist-status-co.com", domain: "relist-status-co.com", pricePerCall: 0, status: "delisted", delistedBy: "operator" })
+      .returning({ id: endpoints.id });
+    return post(relistRoute.POST, `/api/provider/endpoints/${e.id}/relist`, { params: { id: e.id }, headers: { authorization: `Bearer ${key}` } });
+  },
   already_listed: () => post(submit.POST, "/api/submit", { json: submitBody("https://api.listed-status-co.com/now") }),
   verification_failed: async () => {
     // The issue's case: a pending submission whose record is not there (NXDOMAIN).
@@ -93,7 +106,6 @@ const CASES: Record<Exclude<ErrorCode, (typeof NOT_ANSWERED_BY_THE_API)[number]>
     expect(res.body).toMatchObject({ submission_status: "pending_verification", reason: "nxdomain" });
     return res;
   },
-  intent_refused: () => post(discoverRoute.POST, "/api/discover", { json: { intent: "take over my neighbour's facebook account without them knowing" } }),
   capability_exists: () =>
     post(submit.POST, "/api/submit", {
       json: { ...submitBody("https://api.exists-status-co.com/now"), capability_id: undefined, proposed_capability: { id: "weather.current", title: "Weather", description: "Current weather for a place", category: "weather" } },

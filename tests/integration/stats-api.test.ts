@@ -133,7 +133,7 @@ describe("stats of a quiet network", () => {
     expect(s.hourly[47].hour).toBe(new Date(now_hour).toISOString());
     for (let i = 1; i < 48; i++) expect(Date.parse(s.hourly[i].hour) - Date.parse(s.hourly[i - 1].hour)).toBe(3_600_000);
     expect(s.hourly.every((h) => h.discover_requests === 0 && h.outcome_reports === 0 && h.success_rate === null)).toBe(true);
-    expect(s.outcomes).toEqual({ reports_24h: 0, reports_7d: 0, success_rate_7d: null, p95_latency_ms_7d: null });
+    expect(s.outcomes).toEqual({ reports_24h: 0, reports_7d: 0, success_rate_7d: null, p95_latency_ms_7d: null, paid_reports_7d: 0, paid_usd_7d: 0, payers_7d: 0 });
     expect(s.discover).toEqual({ requests_24h: 0, requests_7d: 0, intent_share_7d: 0 });
     expect(s.endpoints).toEqual({ total: 0, verified: 0, failing: 0 });
     expect(s.top_capabilities).toEqual([]);
@@ -184,5 +184,29 @@ describe("stats of a quiet network", () => {
     expect(s.capabilities.with_endpoints).toBe(1);
     expect(s.providers.total).toBe(1);
     expect(s.submissions).toEqual({ pending: 1, verified_7d: 1 });
+  });
+
+  it("counts the paid calls callers reported in 7 days, what they paid and how many paid", async () => {
+    const ep = await addEndpoint(t.db, {});
+    const report = (reporterKey: string, paidAmount: number | null, daysAgo = 0, reporterKind = "authenticated") => ({
+      endpointId: ep,
+      success: true,
+      reporterKind,
+      reporterKey,
+      weight: 1,
+      paidAmount,
+      createdAt: sql`now() - ${daysAgo} * interval '1 day'` as never,
+    });
+    await t.db.insert(outcomeReports).values([
+      report("key:a", 0.002),
+      report("key:a", 0.003),
+      report("key:b", 0.01),
+      report("key:c", 0),
+      report("key:d", null),
+      report("key:e", 0.5, 8),
+      report("probe", 0.1, 0, "probe"),
+    ]);
+    const s = await getStats(t.db, { fresh: true });
+    expect(s.outcomes).toMatchObject({ paid_reports_7d: 3, paid_usd_7d: 0.015, payers_7d: 2 });
   });
 });

@@ -1,6 +1,7 @@
 // The account page: who is signed in, their API keys (create, list, revoke) and their submissions
 // with the listed endpoints' observed figures. Every read here is scoped to the signed-in user.
 import type { Metadata } from "next";
+import Link from "next/link";
 import { redirect } from "next/navigation";
 import { Notice } from "@/components/notice";
 import { PageTitle } from "@/components/page-title";
@@ -107,6 +108,13 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
         <h2 id="submissions" className={h2}>
           My submissions
         </h2>
+        <p className="mt-1 text-sm text-slate-700">
+          Edit, delist or relist your listed endpoints, and see how discover ranks them, on{" "}
+          <Link href="/providers/dashboard" className="text-indigo-700 underline">
+            your endpoints
+          </Link>
+          .
+        </p>
         <MySubmissions db={db} userId={user.id} />
       </section>
     </div>

@@ -17,7 +17,7 @@ import { agentBody, readFilters } from "@/lib/portal/filters";
 import type { SearchParams } from "@/lib/portal/params";
 import { portalPrincipal, requestOrigin } from "@/lib/portal/request";
 import { checkRateLimit } from "@/lib/ratelimit";
-import { getCapabilityOrThrow, getRegistry } from "@/lib/registry";
+import { getCapabilityOrThrow, getRegistry, suggestCapabilityIds } from "@/lib/registry";
 import { capabilityIdSchema } from "@/lib/schemas/common";
 import type { DiscoverResponse } from "@/lib/schemas/discover";
 import type { Capability } from "@/lib/db/schema";
@@ -40,14 +40,20 @@ async function findCapability(db: Db, id: string): Promise<Capability | null> {
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { id } = await params;
   const cap = await findCapability(await getDb(), decodeURIComponent(id));
-  return { title: cap ? `${cap.title} (${cap.id})` : "Unknown capability" };
+  return cap ? { title: `${cap.title} (${cap.id})` } : { title: "Unknown capability", robots: { index: false } };
 }
 
 export default async function CapabilityPage({ params, searchParams }: Props) {
   const [{ id: rawId }, sp] = await Promise.all([params, searchParams]);
   const db = await getDb();
-  const cap = await findCapability(db, decodeURIComponent(rawId));
-  if (!cap) notFound();
+  const wanted = decodeURIComponent(rawId);
+  const cap = await findCapability(db, wanted);
+  if (!cap) {
+    // The API's own answer to an unknown id (404 capability_not_found with suggestions), for people.
+    if (wanted.length > 200) notFound();
+    const registry = await getRegistry(db);
+    return <UnknownCapability id={wanted} suggestions={suggestCapabilityIds(registry.capabilities, wanted, 5).map((s) => registry.byId.get(s)).filter((c): c is Capability => !!c)} />;
+  }
   const [registry, origin] = await Promise.all([getRegistry(db), requestOrigin()]);
   const category = registry.categories.find((c) => c.id === cap.categoryId);
   const filters = readFilters(cap.id, sp);
@@ -201,5 +207,42 @@ export default async function CapabilityPage({ params, searchParams }: Props) {
         </div>
       </section>
     </>
+  );
+}
+
+function UnknownCapability({ id, suggestions }: { id: string; suggestions: Capability[] }) {
+  return (
+    <div className="mx-auto max-w-2xl py-8" data-testid="unknown-capability">
+      <p className="text-sm font-semibold text-indigo-700">Unknown capability</p>
+      <h1 className="mt-2 text-2xl font-bold text-slate-950">
+        There is no capability <span className="break-all font-mono">{id}</span>
+      </h1>
+      {suggestions.length > 0 ? (
+        <>
+          <p className="mt-3 text-slate-700">Did you mean one of these? (The API suggests the same ones in its 404 answer.)</p>
+          <ul className="mt-3 space-y-2">
+            {suggestions.map((c) => (
+              <li key={c.id}>
+                <Link href={`/capabilities/${c.id}`} className="font-medium text-indigo-700 underline">
+                  {c.title}
+                </Link>{" "}
+                <span className="font-mono text-sm text-slate-600">{c.id}</span>
+                <p className="text-sm text-slate-700">{c.description}</p>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : (
+        <p className="mt-3 text-slate-700">Nothing close to it either.</p>
+      )}
+      <p className="mt-6 flex gap-4 text-sm">
+        <Link href={`/capabilities?search=${encodeURIComponent(id.replace(/[._]/g, " ").slice(0, 100))}`} className="font-medium text-indigo-700 underline">
+          Search the capabilities
+        </Link>
+        <Link href={`/?q=${encodeURIComponent(id.replace(/[._]/g, " ").slice(0, 100))}`} className="font-medium text-indigo-700 underline">
+          Describe what you need
+        </Link>
+      </p>
+    </div>
   );
 }
