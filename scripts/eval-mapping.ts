@@ -290,7 +290,8 @@ function main(): number {
   const dump = opt("--dump");
   if (dump) for (const [name, outs] of bySnapshot) for (const o of outs) if (o.state.startsWith(dump)) console.log(`${name}\t${o.state}\t${o.capability ?? ""}\t${o.mapping?.refused ?? ""}\t${o.mapping?.candidates.map((c) => `${c.capability_id}:${c.confidence}`).join(",") ?? ""}\t${o.url}\t${(o.item?.mappingText ?? "").slice(0, 150)}\t${o.item?.parts.fields.slice(0, 80) ?? ""}`);
   if (asJson) console.log(JSON.stringify(report, null, 2));
-  return failed ? 1 : 0;
+  // --report-only (.ci/run): the figures and the missed targets are printed, and only an error fails the run.
+  return failed && !args.includes("--report-only") ? 1 : 0;
 }
 
 const pct = (x: number | null) => (x === null ? "n/a" : `${(x * 100).toFixed(1)}%`);
