@@ -73,7 +73,7 @@ test("a capability's endpoints, filtered with discover's constraints and presets
   await expect(ranked).toBeVisible();
   const all = await ranked.locator("tbody tr").count();
   expect(all).toBeGreaterThan(1);
-  await expect(page.getByText("curl -s -X POST")).toBeVisible();
+  await expect(page.getByText("curl -s -X POST").first()).toBeVisible();
   await checkPage(page, "capability");
 
   // A bad value is explained beside its control, and nothing is ranked.
@@ -113,11 +113,15 @@ test("a capability's endpoints, filtered with discover's constraints and presets
   await expect(page.getByTestId("ranked-endpoints").locator("tbody tr")).toHaveCount(all);
 });
 
-test("unknown pages and capabilities answer 404 with a way back", async ({ page }) => {
-  const res = await page.goto("/capabilities/weather.nowhere");
+test("unknown pages answer 404 with a way back; an unknown capability names the nearest ones, kept out of search engines", async ({ page }) => {
+  const res = await page.goto("/no/such/page");
   expect(res?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "This page does not exist" })).toBeVisible();
   await checkPage(page, "not-found");
+  await page.goto("/capabilities/weather.nowhere");
+  await expect(page.getByTestId("unknown-capability")).toBeVisible();
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
+  await expect(page.getByRole("link", { name: "Search the capabilities" })).toBeVisible();
 });
 
 test("the pages work without JavaScript", async ({ browser }) => {
