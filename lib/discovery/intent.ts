@@ -133,7 +133,7 @@ const SHORT_CAP = 0.5;
 /** The model's probability of harm at or above which a need is refused. */
 export const HARM_FLOOR = 0.5;
 
-function readText(index: IntentIndex, text: string): IntentResolution & { harm: number } {
+function readText(index: IntentIndex, text: string, capShort = false): IntentResolution & { harm: number } {
   if (!index.model) return { ...resolveLexical(index.lexical, text), harm: 0 };
   let guesses: IntentCandidate[];
   let harm: number;
@@ -149,10 +149,11 @@ function readText(index: IntentIndex, text: string): IntentResolution & { harm: 
     return { best: null, candidates: [], harm: 0 };
   }
   let top = guesses.slice(0, KEEP).map((c) => ({ capability_id: c.capability_id, confidence: round3(c.confidence) }));
-  // A need of one or two words that the model is not sure of ("run it", "I need the numbers") says
-  // too little to be answered with confidence: its confidence is capped, so it is never presented as
-  // certain (it still resolves when the cap is above the floor, with its real runners-up beside it).
-  if (top.length && top[0].confidence < SHORT_SURE && top[0].confidence > SHORT_CAP && contentSize(text) <= 2) {
+  // A person's need of one or two words that the model is not sure of ("run it", "I need the
+  // numbers") says too little to be answered with confidence: its confidence is capped, so it is
+  // never presented as certain (it still resolves when the cap is above the floor, with its real
+  // runners-up beside it). Not for a listing's parts (imports read a path's one word on purpose).
+  if (capShort && top.length && top[0].confidence < SHORT_SURE && top[0].confidence > SHORT_CAP && contentSize(text) <= 2) {
     top = [{ ...top[0], confidence: SHORT_CAP }, ...top.slice(1)];
   }
   const best = top.length && top[0].confidence >= INTENT_CONFIDENCE_FLOOR && harm < HARM_FLOOR ? top[0] : null;
@@ -179,7 +180,7 @@ export function resolveNeed(index: IntentIndex, intent: string): NeedResolution 
   const text = typeof intent === "string" ? intent : String(intent);
   const rule = checkRefusal(text);
   if (rule) return { best: null, candidates: [], refused: rule };
-  const whole = readText(index, text);
+  const whole = readText(index, text, true);
   if (whole.harm >= HARM_FLOOR) return { best: null, candidates: [], refused: { category: "harmful_request", rule: "model" } };
   const answer = { best: whole.best, candidates: whole.candidates };
   if (!whole.best) return answer;

@@ -47,7 +47,7 @@ describe("an import", () => {
     s = await catalogue([
       v2Item("https://api.nimbus-weather.com/v1/current", { serviceName: "Nimbus Weather", tags: ["weather"] }),
       v2Item("https://eu.nimbus-weather.com/v1/current?city=Oslo", { description: "Current weather conditions for a city in Europe" }),
-      v2Item("https://api.quillwords.io/translate", { description: "Translate text between languages", amount: "10000" }),
+      v2Item("https://api.quillwords.io/translate", { description: "Translate text between languages", amount: "10000", serviceName: "QuillWords translation", tags: ["translation", "languages"] }),
       v2Item("https://api.flux.dev/calibrate", { description: "Quantum flux capacitor calibration" }),
       "not an object",
       { type: "http", accepts: [] },
