@@ -15,6 +15,7 @@ export const OPERATIONS: Record<string, string> = {
   "POST /submit/{id}/verify": "Check a submission's DNS TXT record now",
   "POST /report_outcome": "Report how a call to an endpoint went",
   "GET /provider/endpoints": "Your endpoints (API key): impressions, rank, reports, failing checks",
+  "GET /provider/endpoints/{id}": "One of your endpoints, with the same figures",
   "PATCH /provider/endpoints/{id}": "Change your endpoint's price, networks, method or call (re-probed at once)",
   "POST /provider/endpoints/{id}/delist": "Take your endpoint out of discover",
   "POST /provider/endpoints/{id}/relist": "Put your delisted endpoint back (unverified until its probe passes)",

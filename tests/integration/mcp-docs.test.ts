@@ -45,7 +45,7 @@ describe("/llms.txt", () => {
       expect(res.body).toContain(`\`${method} /api${path}\`: ${OPERATIONS[label]}`);
     }
     expect(res.body).toContain("| `POST /api/discover` | 60 / minute | 600 / minute |");
-    expect(res.body).toContain("| `POST /api/submit` | 10 / hour | 100 / hour |");
+    expect(res.body).toContain("| `POST /api/submit`, `POST /api/capabilities/proposals` | 10 / hour | 100 / hour |");
     for (const name of ["discover", "list_capabilities", "get_capability", "report_outcome"]) expect(res.body).toContain(`- \`${name}\``);
     expect(res.body).toContain(`${BASE}/api/mcp`);
     expect(res.body).toContain(`[OpenAPI 3.1](${BASE}/api/openapi.json)`);

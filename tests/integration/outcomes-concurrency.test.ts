@@ -42,15 +42,19 @@ function expectedWeights(raw: Raw[]): Map<string, number> {
     perReporter.set(k, e);
   }
   const anonPool = new Map<string, number>();
+  // Unpaid account reports share one allowance per endpoint-hour too (CAPS.authenticatedPerEndpoint).
+  const authPool = new Map<string, number>();
   const out = new Map<string, number>();
   for (const e of perReporter.values()) {
     if (e.kind === "probe") out.set(e.ep, (out.get(e.ep) ?? 0) + e.w);
-    else if (e.kind === "authenticated") out.set(e.ep, (out.get(e.ep) ?? 0) + Math.min(e.w, CAPS.authenticatedPerReporter));
+    else if (e.kind === "authenticated") authPool.set(`${e.ep}|${e.hour}`, (authPool.get(`${e.ep}|${e.hour}`) ?? 0) + Math.min(e.w, CAPS.authenticatedPerReporter));
     else anonPool.set(`${e.ep}|${e.hour}`, (anonPool.get(`${e.ep}|${e.hour}`) ?? 0) + Math.min(e.w, CAPS.anonymousPerReporter));
   }
-  for (const [k, w] of anonPool) {
-    const ep = k.split("|")[0];
-    out.set(ep, (out.get(ep) ?? 0) + Math.min(w, CAPS.anonymousPerEndpoint));
+  for (const [pool, cap] of [[anonPool, CAPS.anonymousPerEndpoint], [authPool, CAPS.authenticatedPerEndpoint]] as const) {
+    for (const [k, w] of pool) {
+      const ep = k.split("|")[0];
+      out.set(ep, (out.get(ep) ?? 0) + Math.min(w, cap));
+    }
   }
   return out;
 }
@@ -144,6 +148,7 @@ describe("concurrent reports and rollups", () => {
     expect(byEndpoint.get(oneAccount)! % CAPS.authenticatedPerReporter).toBe(0);
     expect(byEndpoint.get(manyAddresses)).toBe(0);
     expect(byEndpoint.get(probed)).toBe(200 * WEIGHTS.probe);
-    expect(byEndpoint.get(mixed)).toBe(400 * WEIGHTS.authenticated);
+    // 40 accounts under their own caps, together over the endpoint's allowance for unpaid accounts.
+    expect(byEndpoint.get(mixed)).toBe(Math.min(400 * WEIGHTS.authenticated, CAPS.authenticatedPerEndpoint));
   });
 });
