@@ -23,7 +23,7 @@ let providerPort = 0;
 let database: { url: string; drop: () => Promise<void> } | undefined;
 const calls: string[] = [];
 let failNextCall = true;
-const SETTLEMENT = { success: true, transaction: "0xabc123", network: "eip155:8453", payer: "0x1111111111111111111111111111111111111111" };
+const SETTLEMENT = { success: true, transaction: `0x${"ab".repeat(32)}`, network: "eip155:8453", payer: "0x1111111111111111111111111111111111111111" };
 
 /** What the client sent to report_outcome (the bodies), seen on the wire. */
 const reports: Array<Record<string, unknown>> = [];
