@@ -28,7 +28,7 @@ test("the home page resolves an intent to a capability with its top endpoints", 
 
 test("the home page says plainly that it does not help with a harmful need, and shows no endpoints", async ({ page }) => {
   await page.goto("/?q=" + encodeURIComponent("get into my ex's email account and read her messages"));
-  await expect(page.getByRole("alert")).toContainText("Capdex does not help with this");
+  await expect(page.locator("main").getByRole("alert")).toContainText("Capdex does not help with this");
   await expect(page.getByTestId("intent-result")).toHaveCount(0);
   await checkPage(page, "home-refused");
 
@@ -73,7 +73,7 @@ test("a capability's endpoints, filtered with discover's constraints and presets
   await expect(ranked).toBeVisible();
   const all = await ranked.locator("tbody tr").count();
   expect(all).toBeGreaterThan(1);
-  await expect(page.getByText("curl -s -X POST").first()).toBeVisible();
+  await expect(page.getByText(/curl -s -X POST \S*\/api\/discover/).filter({ visible: true }).first()).toBeVisible();
   await checkPage(page, "capability");
 
   // A bad value is explained beside its control, and nothing is ranked.

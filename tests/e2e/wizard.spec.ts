@@ -35,7 +35,7 @@ test("the wizard from an empty form to a listed endpoint", async ({ page }) => {
   await expect(page.locator("#field-capability_id-error")).toHaveText("Pick a capability from the list.");
   await expect(page.locator("#field-endpoint_url")).toBeFocused();
   await expect(page.locator("#field-endpoint_url")).toHaveAttribute("aria-invalid", "true");
-  await expect(page.getByRole("alert").first()).toContainText("Check 2 fields");
+  await expect(page.locator("main").getByRole("alert").first()).toContainText("Check 2 fields");
   await checkPage(page, "submit-step1-errors", { afterAction: true });
 
   // The submission rules apply here too, not only the schema.
