@@ -50,7 +50,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
  * instead of holding the caller (and its connection) until the database comes back. Statements
  * themselves are bounded on the server too (lib/db/client.ts), and freed when they end there.
  */
-export const REQUEST_DEADLINE_MS = 8_000;
+export const REQUEST_DEADLINE_MS = Number(process.env.CAPDEX_REQUEST_DEADLINE_MS) > 0 ? Number(process.env.CAPDEX_REQUEST_DEADLINE_MS) : 8_000;
 
 function deadlineError(ms: number): ApiError {
   return new ApiError("unavailable", `The request did not finish within ${ms / 1000} s (the database or a dependency is slow or unreachable); try again shortly.`, {
