@@ -65,14 +65,17 @@ export function intentLogits(
   features: readonly string[] = intentFeatures(text),
 ): Float64Array {
   const logits = modelLogits(model, features);
-  if (lexical.length) {
-    const s1 = lexical[0].score;
-    for (const r of lexical) {
-      const c = index.classOf[r.doc];
-      if (c >= 0) logits[c] += (model.lexicalWeight * r.score) / s1;
-    }
-  }
+  addLexical(logits, lexical, (doc) => index.classOf[doc], model.lexicalWeight);
   return logits;
+}
+
+/** Adds the lexical index's scores of its best few (relative to its best) to `out[slot(doc)]` (slot -1: none). */
+function addLexical(out: Float64Array, lexical: readonly { doc: number; score: number }[], slot: (doc: number) => number, weight: number): void {
+  const s1 = lexical[0]?.score;
+  for (const r of lexical) {
+    const k = slot(r.doc);
+    if (k >= 0) out[k] += (weight * r.score) / s1;
+  }
 }
 
 /**
@@ -82,15 +85,14 @@ export function intentLogits(
 function modelGuesses(
   index: IntentIndex,
   model: IntentModel,
-  text: string,
   lexical: readonly { doc: number; score: number }[],
   features: readonly string[],
 ): { guesses: IntentCandidate[]; harm: number } {
-  const logits = intentLogits(index, model, text, lexical, features);
+  const logits = modelLogits(model, features);
   const outside = [model.classIndex.get(NONE_CLASS)!, model.classIndex.get(REFUSE_CLASS) ?? -1].filter((c) => c >= 0);
   const t = model.temperature;
-  // Each registry capability's logit: the shipped model's class, or its run-time class (with the
-  // same lexical help as the shipped classes get), or none (NaN: the lexical index answers for it).
+  // Each registry capability's logit: the shipped model's class, or its run-time class, or none
+  // (NaN: the lexical index answers for it); then the same lexical help for every one that has one.
   const score = new Float64Array(index.ids.length).fill(NaN);
   index.classOf.forEach((c, i) => {
     if (c >= 0) score[i] = logits[c];
@@ -98,9 +100,8 @@ function modelGuesses(
   if (index.extension) {
     const ext = extensionLogits(index.extension, features);
     index.extension.docs.forEach((doc, u) => (score[doc] = ext[u]));
-    const s1 = lexical[0]?.score;
-    for (const r of lexical) if (index.extensionOf[r.doc] >= 0) score[r.doc] += (model.lexicalWeight * r.score) / s1;
   }
+  addLexical(score, lexical, (doc) => (Number.isNaN(score[doc]) ? -1 : doc), model.lexicalWeight);
   let max = -Infinity;
   for (const c of outside) max = Math.max(max, logits[c] / t);
   for (const x of score) if (!Number.isNaN(x)) max = Math.max(max, x / t);
@@ -139,7 +140,7 @@ function readText(index: IntentIndex, text: string, capShort = false): IntentRes
   let harm: number;
   try {
     const lexical = lexicalGuesses(index.lexical, text, LEXICAL_KEEP);
-    ({ guesses, harm } = modelGuesses(index, index.model, text, lexical.top, intentFeatures(text)));
+    ({ guesses, harm } = modelGuesses(index, index.model, lexical.top, intentFeatures(text)));
     // Capabilities the model has never seen compete with the lexical index's own confidence.
     const r = lexical.resolution;
     const fresh = [...(r.best ? [r.best] : []), ...r.candidates].filter((c) => index.unknown.has(c.capability_id));
