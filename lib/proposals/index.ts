@@ -10,7 +10,7 @@ import { getRegistry } from "@/lib/registry";
 import type { CreateProposalBody, ProposalOut } from "@/lib/schemas/proposals";
 import { checkEndpointUrl } from "@/lib/submissions/url";
 import { groupQueue, type QueueItem } from "./group";
-import { assertNewCapability, openProposalFor, wordsOfProposal } from "./submission";
+import { assertNewCapability, insertProviderProposal, openProposalFor } from "./submission";
 
 export { groupQueue, salientWords, type QueueItem, type ProposedGroup } from "./group";
 export { proposalForSubmission } from "./submission";
@@ -19,22 +19,7 @@ export { proposalForSubmission } from "./submission";
 export async function createProposal(db: Db, body: CreateProposalBody, userId: string): Promise<ProposalOut> {
   await assertNewCapability(db, body.id, "#/id");
   const endpointUrl = body.endpoint_url ? checkEndpointUrl(body.endpoint_url).url : null;
-  const registry = await getRegistry(db);
-  const [row] = await db
-    .insert(capabilityProposals)
-    .values({
-      capabilityId: body.id,
-      title: body.title,
-      description: body.description,
-      categoryId: body.category,
-      exampleIntents: body.example_intents ?? [],
-      words: wordsOfProposal(body, registry.byId.keys()),
-      source: "provider",
-      proposedBy: userId,
-      endpointUrl,
-    })
-    .onConflictDoNothing()
-    .returning();
+  const row = await insertProviderProposal(db, body, userId, endpointUrl);
   if (!row) {
     const open = await openProposalFor(db, body.id);
     throw new ApiError("proposal_exists", `"${body.id}" is already proposed and waits for an operator's decision.`, {

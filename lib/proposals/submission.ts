@@ -44,6 +44,16 @@ export async function proposalForSubmission(db: Db, proposed: ProposedCapability
   await assertNewCapability(db, proposed.id, "#/proposed_capability/id");
   const existing = await openProposalFor(db, proposed.id);
   if (existing) return existing;
+  return (await insertProviderProposal(db, proposed, userId, endpointUrl)) ?? (await openProposalFor(db, proposed.id))!;
+}
+
+/** Stores a proposal someone made (source provider); null when an open one of that id exists already. */
+export async function insertProviderProposal(
+  db: Db,
+  proposed: ProposedCapabilityBody,
+  userId: string | null,
+  endpointUrl: string | null,
+): Promise<CapabilityProposal | null> {
   const registry = await getRegistry(db);
   const [row] = await db
     .insert(capabilityProposals)
@@ -60,6 +70,6 @@ export async function proposalForSubmission(db: Db, proposed: ProposedCapability
     })
     .onConflictDoNothing()
     .returning();
-  return row ?? (await openProposalFor(db, proposed.id))!;
+  return row ?? null;
 }
 
