@@ -20,7 +20,7 @@ import { parseItem, type ParsedItem } from "../lib/imports/item";
 import { createMapper, type Mapping } from "../lib/imports/map";
 import { createNoiseJudge, groupKeysOf, groupVerdict, noiseOfItem, type NoiseReason } from "../lib/imports/noise";
 import type { Registry } from "../lib/registry";
-import { CATALOGUE } from "../lib/seed/catalogue";
+import { CATALOGUE, catalogueCapabilityRows } from "../lib/seed/catalogue";
 
 const TARGETS = { right: 0.9, noneListed: 0.03, noiseListed: 0.05 };
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -41,18 +41,7 @@ export function realCatalogueDir(explicit?: string): string | null {
 /** The starter registry as the service loads it (lib/seed/catalogue.ts), without a database. */
 export function memoryRegistry(): Registry {
   const now = new Date();
-  const capabilities: Capability[] = CATALOGUE.capabilities.map((c) => ({
-    id: c.id,
-    categoryId: c.id.split(".")[0],
-    title: c.title,
-    description: c.description,
-    tags: c.tags,
-    aliases: c.aliases ?? [],
-    examples: c.examples ?? [],
-    source: "catalogue",
-    createdAt: now,
-    updatedAt: now,
-  }));
+  const capabilities: Capability[] = catalogueCapabilityRows().map((c) => ({ ...c, createdAt: now, updatedAt: now }));
   const categories: Category[] = CATALOGUE.categories.map((c, i) => ({ ...c, position: i }));
   return { version: 1, capabilities, byId: new Map(capabilities.map((c) => [c.id, c])), categories, derived: new Map() };
 }

@@ -22,6 +22,20 @@ export type Catalogue = {
 export const CATALOGUE = catalogue as Catalogue;
 
 /** Upserts every category and capability of the catalogue; capabilities added since are left alone. */
+/** The catalogue's capabilities as rows of the capabilities table (the seed's, and eval-mapping's registry in memory). */
+export function catalogueCapabilityRows(data: Catalogue = CATALOGUE) {
+  return data.capabilities.map((c) => ({
+    id: c.id,
+    categoryId: c.id.split(".")[0],
+    title: c.title,
+    description: c.description,
+    tags: c.tags,
+    aliases: c.aliases ?? [],
+    examples: c.examples ?? [],
+    source: "catalogue",
+  }));
+}
+
 export async function seedCatalogue(db: Db, data: Catalogue = CATALOGUE): Promise<number> {
   await db
     .insert(categories)
@@ -32,18 +46,7 @@ export async function seedCatalogue(db: Db, data: Catalogue = CATALOGUE): Promis
     });
   await db
     .insert(capabilities)
-    .values(
-      data.capabilities.map((c) => ({
-        id: c.id,
-        categoryId: c.id.split(".")[0],
-        title: c.title,
-        description: c.description,
-        tags: c.tags,
-        aliases: c.aliases ?? [],
-        examples: c.examples ?? [],
-        source: "catalogue",
-      })),
-    )
+    .values(catalogueCapabilityRows(data))
     .onConflictDoUpdate({
       target: capabilities.id,
       set: {
