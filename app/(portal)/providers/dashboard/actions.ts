@@ -53,18 +53,19 @@ export async function updateEndpointAction(form: FormData): Promise<void> {
   await act(path, () => updateOwnedEndpoint(db, owner, id, parsed.patch!), "saved");
 }
 
-export async function delistEndpointAction(form: FormData): Promise<void> {
+/** Delist or relist the form's endpoint (the same checks and answers for both). */
+async function changeListing(form: FormData, change: typeof delistOwnedEndpoint, done: string): Promise<void> {
   const id = idOf(form);
   const path = `/providers/dashboard/${id}`;
   const owner = await authorise(path);
   const db = await getDb();
-  await act(path, () => delistOwnedEndpoint(db, owner, id), "delisted");
+  await act(path, () => change(db, owner, id), done);
+}
+
+export async function delistEndpointAction(form: FormData): Promise<void> {
+  await changeListing(form, delistOwnedEndpoint, "delisted");
 }
 
 export async function relistEndpointAction(form: FormData): Promise<void> {
-  const id = idOf(form);
-  const path = `/providers/dashboard/${id}`;
-  const owner = await authorise(path);
-  const db = await getDb();
-  await act(path, () => relistOwnedEndpoint(db, owner, id), "relisted");
+  await changeListing(form, relistOwnedEndpoint, "relisted");
 }

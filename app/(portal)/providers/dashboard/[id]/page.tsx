@@ -47,7 +47,7 @@ export default async function ManageEndpointPage({ params, searchParams }: { par
   const call = e.call as { source?: string; input?: { kind?: string; schema?: unknown; example?: unknown }; output?: { type?: string; example?: unknown } } | null;
   const declared = call?.source === "declared";
   const rows = rowsOfSchema(call?.input?.schema, call?.input?.example);
-  const mode = !call ? "fields" : rows ? "fields" : "raw";
+  const mode = rows || !call ? "fields" : "raw";
   const shown: FieldRow[] = [...(rows ?? []), ...Array.from({ length: BLANK_ROWS }, () => ({ name: "", type: "string" as const, required: false, description: "", example: "" }))];
   const others = e.networks.slice(1);
   const errorFor = (pointer: string) => (field && field.startsWith(pointer) ? error : undefined);
