@@ -106,7 +106,15 @@ function termSource(raw: string): string {
 // those whose first word occurs are tried; the terms of a lexicon that share a first word are one regex.
 // Terms that start otherwise are always tried. Arabic and Hebrew terms, and those of unspaced scripts,
 // are one regex per lexicon, tried when the need has their letters.
-type Term = { lexicon: number; re: RegExp };
+// A term's regex is compiled on its first use: compiling all of them (Unicode classes above all) took
+// over a second at load, paid by every process that imports the resolver (each CLI command, each
+// test file), while a need tries only the few whose first word it contains. A server compiles
+// them all in its background warm-up (warmRefusalRules), so its requests never pay it.
+type Term = { lexicon: number; src: string; re?: RegExp };
+
+function regexOf(t: Term): RegExp {
+  return (t.re ??= new RegExp(t.src, t.src.includes("\\p{") ? "u" : ""));
+}
 type Index = { exact: Map<string, Term[]>; prefix: Map<string, Term[]>; always: Term[]; semitic: Term[]; unspaced: Term[] };
 
 const WORD_RUN = /^[\p{L}\p{M}\p{N}]+/u;
@@ -139,9 +147,11 @@ function buildIndex(lexicons: Record<string, string[]>[]): Index {
   // bucket key -> lexicon -> regex sources; a bucket is a first word ("=hack", "^hack"), or "always", "semitic", "unspaced".
   const buckets = new Map<string, Map<number, string[]>>();
   const put = (key: string, lexicon: number, src: string) => {
-    const byLexicon = buckets.get(key) ?? new Map<number, string[]>();
-    byLexicon.set(lexicon, [...(byLexicon.get(lexicon) ?? []), src]);
-    buckets.set(key, byLexicon);
+    let byLexicon = buckets.get(key);
+    if (!byLexicon) buckets.set(key, (byLexicon = new Map()));
+    const srcs = byLexicon.get(lexicon);
+    if (srcs) srcs.push(src);
+    else byLexicon.set(lexicon, [src]);
   };
   lexicons.forEach((byLanguage, lexicon) => {
     for (const terms of Object.values(byLanguage)) {
@@ -159,10 +169,7 @@ function buildIndex(lexicons: Record<string, string[]>[]): Index {
   });
   const index: Index = { exact: new Map(), prefix: new Map(), always: [], semitic: [], unspaced: [] };
   for (const [key, byLexicon] of buckets) {
-    const terms = [...byLexicon].map(([lexicon, srcs]) => {
-      const src = srcs.length === 1 ? srcs[0] : `(?:${srcs.join("|")})`;
-      return { lexicon, re: new RegExp(src, src.includes("\\p{") ? "u" : "") };
-    });
+    const terms = [...byLexicon].map(([lexicon, srcs]): Term => ({ lexicon, src: srcs.length === 1 ? srcs[0] : `(?:${srcs.join("|")})` }));
     if (key === "always" || key === "semitic" || key === "unspaced") index[key] = terms;
     else (key[0] === "^" ? index.prefix : index.exact).set(key.slice(1), terms);
   }
@@ -200,6 +207,13 @@ const PERSONAL = new Set(file.personal.map((name) => lexiconIndex(name, "(person
 const THIRD = lexiconIndex("third", "(third)");
 const EVASION = lexiconIndex("evasion", "(evasion)");
 
+/** Compiles every term's regex now (a server's warm-up), so no request compiles one; returns how many. */
+export function warmRefusalRules(): number {
+  const all = [...INDEX.always, ...INDEX.semitic, ...INDEX.unspaced, ...[...INDEX.exact.values()].flat(), ...[...INDEX.prefix.values()].flat()];
+  for (const t of all) regexOf(t);
+  return all.length;
+}
+
 /** The number of rules (for the docs and tests). */
 export const REFUSAL_RULE_COUNT = RULES.length;
 
@@ -225,7 +239,7 @@ export function checkRefusal(text: string): Refusal | null {
   // Each lexicon is decided at most once per need: 0 = not yet, 1 = found, 2 = absent.
   const seen = new Uint8Array(LEXICON_NAMES.length);
   const has = (i: number): boolean => {
-    if (seen[i] === 0) seen[i] = tries[i].some((t) => t.re.test(s)) ? 1 : 2;
+    if (seen[i] === 0) seen[i] = tries[i].some((t) => regexOf(t).test(s)) ? 1 : 2;
     return seen[i] === 1;
   };
   for (const rule of RULES) {

@@ -1,4 +1,4 @@
-// Warming a fresh instance: build the intent index and load every capability's candidates once, in
+// Warming a fresh instance: build the intent index, compile the refusal rules, and load every capability's candidates once, in
 // the background, so the first requests after a start do not each pay a cold load (about 5 ms of
 // queries per capability, and up to a second of CPU for the intent index of 1,000 capabilities).
 import type { Db } from "@/lib/db/client";
@@ -6,6 +6,7 @@ import { getRegistry } from "@/lib/registry";
 import { preloadCandidates } from "./candidates";
 import { describeError } from "./log";
 import { intentIndexOf } from "./resolve";
+import { warmRefusalRules } from "./refusal";
 import { logger } from "@/lib/log";
 
 /** Capabilities per batch: two queries each (about 1,000 endpoints), small enough not to stall requests. */
@@ -16,6 +17,7 @@ export async function warmDiscovery(db: Db): Promise<{ capabilities: number; cat
   const t0 = Date.now();
   const registry = await getRegistry(db);
   intentIndexOf(registry);
+  warmRefusalRules();
   const ids = registry.capabilities.map((c) => c.id);
   for (let i = 0; i < ids.length; i += BATCH) await preloadCandidates(db, ids.slice(i, i + BATCH));
   // The x402 catalogue too: built from every capability's candidates on the first list or search,
