@@ -1,6 +1,7 @@
 // An import of 25,000 items from a local catalogue, at the default pace (500 a page, 250 ms between
-// pages): under 2 minutes, and the JavaScript heap bounded by a page, not by the catalogue (it is
-// paged through and stored page by page). The figures are printed for docs/imports.md.
+// pages): every item stored or queued, the JavaScript heap bounded by a page, not by the catalogue
+// (it is paged through and stored page by page), and a second run that finds nothing changed. Its
+// time is printed, not asserted: import speed is measured by `npm run bench` (docs/benchmarks.md).
 import v8 from "node:v8";
 import vm from "node:vm";
 import { intentIndexOf } from "@/lib/discovery/resolve";
@@ -47,7 +48,7 @@ afterAll(async () => {
 });
 
 describe(`an import of ${N.toLocaleString("en")} items`, () => {
-  it("finishes in under 2 minutes with a bounded heap", { timeout: 400_000 }, async () => {
+  it("stores every item with a heap bounded by a page", { timeout: 400_000 }, async () => {
     // The intent model and the registry's index are loaded once per process (a fixed cost that grew
     // with the 0.3 model), not held per item: load them before the baseline.
     intentIndexOf(await getRegistry(t.db));
@@ -68,7 +69,6 @@ describe(`an import of ${N.toLocaleString("en")} items`, () => {
     expect(r).toMatchObject({ status: "completed", seen: N });
     expect(r.new + r.unmapped).toBe(N);
     expect(r.unmapped).toBeGreaterThan(0);
-    expect(ms).toBeLessThan(120_000);
     // Live heap, sampled after full collections: a page at a time stays small, while every item
     // held at once would be several times the 11 MiB of JSON read.
     expect(growthMb).toBeLessThan(48);

@@ -117,7 +117,7 @@ describe("a server on SIGTERM", () => {
     const t0 = Date.now();
     process.kill(server.pid, "SIGINT");
     expect(await server.exited).toEqual({ code: 130, signal: null });
-    expect(Date.now() - t0).toBeLessThan(1_000);
+    expect(Date.now() - t0).toBeLessThan(3_000);
     inFlight.socket.destroy();
   }, 300_000);
 });
