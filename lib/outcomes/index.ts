@@ -2,7 +2,7 @@
 // an INSERT, shared by the reports that arrive together (group commit, below): no hot row, no
 // read-modify-write, no lookup; the rollup job weighs and counts.
 import { sql } from "drizzle-orm";
-import { queryRows, type Db } from "@/lib/db/client";
+import { pgCodeOf, queryRows, type Db } from "@/lib/db/client";
 import { outcomeReports } from "@/lib/db/schema";
 import type { Principal } from "@/lib/auth/principal";
 import { ApiError } from "@/lib/http/errors";
@@ -255,13 +255,4 @@ async function writeMany(db: Db, w: Writer, batch: Pending[]): Promise<void> {
 
 function notFound(endpointId: string) {
   return new ApiError("endpoint_not_found", `No endpoint has the id ${endpointId}.`);
-}
-
-function pgCodeOf(err: unknown): string | undefined {
-  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
 }

@@ -1,7 +1,7 @@
 // The counter: one atomic INSERT ... ON CONFLICT DO UPDATE per check, on the database's clock, so
 // every instance sharing the database enforces one limit. Prepared once per database and window.
 import { sql } from "drizzle-orm";
-import { queryRows, type Db } from "@/lib/db/client";
+import { pgCodeOf, queryRows, type Db } from "@/lib/db/client";
 import { rateLimits } from "@/lib/db/schema";
 
 export type Hit = { count: number; resetSeconds: number };
@@ -110,7 +110,7 @@ async function drain(db: Db, b: Batcher, windowSeconds: number): Promise<void> {
  * One statement for a batch: each key's hits added at once (a window that expired restarts at the
  * batch's hits), the new count returned; the k-th hit of a key in the batch gets count - n + k.
  */
-async function hitMany(db: Db, batch: PendingHit[], windowSeconds: number): Promise<void> {
+async function hitMany(db: Db, batch: PendingHit[], windowSeconds: number, retried = false): Promise<void> {
   const byKey = new Map<string, PendingHit[]>();
   for (const p of batch) {
     const list = byKey.get(p.key);
@@ -141,6 +141,9 @@ async function hitMany(db: Db, batch: PendingHit[], windowSeconds: number): Prom
       list.forEach((p, i) => p.resolve({ count: total - list.length + 1 + i, resetSeconds: Number(row.reset) }));
     }
   } catch (err) {
+    // A deadlock rolled the statement back, so nothing was counted: one more try (its keys are
+    // locked in key order, so it cannot deadlock with another batch; a manual statement can).
+    if (!retried && pgCodeOf(err) === "40P01") return hitMany(db, batch, windowSeconds, true);
     for (const p of batch) p.reject(err);
   }
 }
@@ -150,11 +153,18 @@ function quoteArrayItem(s: string): string {
   return `"${s.replace(/(["\\])/g, "\\$1")}"`;
 }
 
-/** Deletes counters whose window ended long ago (they would restart at 1 anyway). */
+/**
+ * Deletes counters whose window ended long ago (they would restart at 1 anyway). A counter that a
+ * check holds is skipped (the next run takes it): a plain delete locks its rows in the table's order
+ * while a batch of checks locks its keys in key order, and the two could deadlock, failing the batch.
+ */
 export async function deleteExpiredCounters(db: Db, olderThanSeconds: number): Promise<number> {
   const [row] = await queryRows<{ n: number }>(
     db,
-    sql`with gone as (delete from rate_limits where window_start < now() - ${olderThanSeconds} * interval '1 second' returning 1)
+    sql`with old as (
+          select key from rate_limits where window_start < now() - ${olderThanSeconds} * interval '1 second'
+          order by key for update skip locked
+        ), gone as (delete from rate_limits r using old where r.key = old.key returning 1)
         select count(*)::int as n from gone`,
   );
   return Number(row?.n ?? 0);
