@@ -15,7 +15,7 @@ export const OPERATION: Record<Op, string> = {
 
 const EXPECTED: Record<Op, number> = { discover: 200, report_outcome: 202, capabilities: 200, capability: 200, submit: 202, submission: 200 };
 
-export type Answer = { phase: string; op: Op; status: number | null; retryAfter: boolean; sentAt: number; doneAt: number; error?: string };
+export type Answer = { phase: string; op: Op; status: number | null; retryAfter: boolean; sentAt: number; doneAt: number; error?: string; detail?: string };
 
 export type Fixtures = { capabilityIds: string[]; endpointIds: string[] };
 
@@ -90,8 +90,8 @@ export class Load {
     let answer: Answer;
     try {
       const res = await fetch(this.url + path, { ...init, signal: AbortSignal.timeout(15_000) });
-      const body = (await res.json().catch(() => ({}))) as { report_id?: string; submission_id?: string; code?: string };
-      answer = { phase, op, status: res.status, retryAfter: res.headers.has("retry-after"), sentAt, doneAt: Date.now(), error: body.code };
+      const body = (await res.json().catch(() => ({}))) as { report_id?: string; submission_id?: string; code?: string; detail?: string };
+      answer = { phase, op, status: res.status, retryAfter: res.headers.has("retry-after"), sentAt, doneAt: Date.now(), error: body.code, detail: body.detail };
       if (op === "report_outcome" && res.status === 202 && body.report_id) this.accepted.push(body.report_id);
       if (op === "submit" && res.status === 202 && body.submission_id) this.submissions.push(body.submission_id);
     } catch (err) {

@@ -47,6 +47,13 @@ export function printFigures(load: Load, f: { inFlightAtKill: number; stopMs: nu
     const detail = [...by].map(([k, n]) => `${n} x ${k}`).join(", ");
     return `| ${phase} | ${in_.length} | ${bad.length} | ${detail || "-"} |`;
   });
+  // What each kind of failed answer said, and how long the slowest of them took.
+  const said = new Map<string, { n: number; maxMs: number }>();
+  for (const a of load.answers.filter((x) => x.phase !== "quota" && failed(x) && x.detail)) {
+    const key = `${OPERATION[a.op]} ${a.status}: ${a.detail}`;
+    const s = said.get(key) ?? { n: 0, maxMs: 0 };
+    said.set(key, { n: s.n + 1, maxMs: Math.max(s.maxMs, a.doneAt - a.sentAt) });
+  }
   const quota = [...f.quota].map(([ip, s]) => `${ip}: ${s.filter((x) => x === 200).length} x 200, ${s.filter((x) => x === 429).length} x 429`);
   console.log(
     [
@@ -55,6 +62,8 @@ export function printFigures(load: Load, f: { inFlightAtKill: number; stopMs: nu
       "|---|---|---|---|",
       ...rows,
       "",
+      ...[...said].map(([k, s]) => `- ${s.n} x ${k} (slowest ${s.maxMs} ms)`),
+      ...(said.size ? [""] : []),
       `requests in flight at the kill -9: ${f.inFlightAtKill}; SIGTERM to exit: ${f.stopMs} ms; reports not yet counted when the worker died: ${f.killedPending}`,
       `reports: accepted (202) ${load.accepted.length}, stored ${f.final.stored} of them (missing ${f.final.missing}); new rows ${f.final.reports}, counted in rollups ${f.final.counted}, pending ${f.final.pending}`,
       `quota (discover, 60 a minute): ${quota.join("; ")}`,

@@ -230,6 +230,13 @@ main()
   .finally(async () => {
     for (const p of procs) if (p.child.exitCode === null) p.child.kill("SIGKILL");
     pg.destroy();
+    // What the instances and the worker logged as warnings and errors, to tell a failed check's cause.
+    if (checks.failed) {
+      for (const p of procs) {
+        const worth = p.lines.filter((l) => /"level":"(warn|error|fatal)"/.test(l));
+        if (worth.length) console.log(`--- warnings and errors of ${p.name} (pid ${p.child.pid}):\n${worth.slice(-20).join("\n")}`);
+      }
+    }
     checks.summarise();
     process.exit(checks.failed ? 1 : 0);
   });
