@@ -207,10 +207,16 @@ const PERSONAL = new Set(file.personal.map((name) => lexiconIndex(name, "(person
 const THIRD = lexiconIndex("third", "(third)");
 const EVASION = lexiconIndex("evasion", "(evasion)");
 
-/** Compiles every term's regex now (a server's warm-up), so no request compiles one; returns how many. */
-export function warmRefusalRules(): number {
+/**
+ * Compiles every term's regex now (a server's warm-up), so no request compiles one; a few hundred at
+ * a time, so requests are served in between (all at once held the event loop for over a second).
+ */
+export async function warmRefusalRules(): Promise<number> {
   const all = [...INDEX.always, ...INDEX.semitic, ...INDEX.unspaced, ...[...INDEX.exact.values()].flat(), ...[...INDEX.prefix.values()].flat()];
-  for (const t of all) regexOf(t);
+  for (let i = 0; i < all.length; i++) {
+    regexOf(all[i]);
+    if (i % 250 === 249) await new Promise((r) => setImmediate(r));
+  }
   return all.length;
 }
 

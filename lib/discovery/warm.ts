@@ -17,7 +17,7 @@ export async function warmDiscovery(db: Db): Promise<{ capabilities: number; cat
   const t0 = Date.now();
   const registry = await getRegistry(db);
   intentIndexOf(registry);
-  warmRefusalRules();
+  await warmRefusalRules();
   const ids = registry.capabilities.map((c) => c.id);
   for (let i = 0; i < ids.length; i += BATCH) await preloadCandidates(db, ids.slice(i, i + BATCH));
   // The x402 catalogue too: built from every capability's candidates on the first list or search,

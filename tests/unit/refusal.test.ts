@@ -10,6 +10,7 @@ import {
   REFUSAL_CATEGORIES,
   REFUSAL_CATEGORY_TITLES,
   REFUSAL_RULE_COUNT,
+  warmRefusalRules,
   type RefusalCategory,
 } from "@/lib/discovery/refusal";
 
@@ -430,5 +431,18 @@ describe("training data for the model's refuse class", () => {
     expect(caught / refuse.length).toBeGreaterThanOrEqual(0.95);
     const flagged = lookalike.filter((s) => checkRefusal(s.text)).map((s) => s.text);
     expect(flagged).toEqual([]);
+  });
+});
+
+describe("the warm-up", () => {
+  it("compiles every term once, and answers do not change", async () => {
+    const needs = ["hack my ex's instagram account", "check if my own email was in a breach", "взломать аккаунт бывшей", "wetter in berlin"];
+    const before = needs.map((n) => checkRefusal(n)?.category ?? null);
+    const regexes = await warmRefusalRules();
+    expect(regexes).toBeGreaterThan(1000);
+    expect(await warmRefusalRules()).toBe(regexes);
+    expect(needs.map((n) => checkRefusal(n)?.category ?? null)).toEqual(before);
+    expect(before[0]).toBe("account_takeover");
+    expect(before[3]).toBeNull();
   });
 });
