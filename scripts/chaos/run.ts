@@ -5,7 +5,7 @@
 // table says what callers got, and the run exits 1 when a target is missed. All real processes and
 // sockets: a Postgres cluster of its own (initdb), Debian's redis-server, `next start`.
 // Ports CHAOS_PORT_BASE (default 3500) to +7, +8, +18, +28.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -89,6 +89,26 @@ async function stopTimed(p: Proc): Promise<{ ms: number | null; code: number | n
     return { ms: null, code: null };
   }
   return { ms: Date.now() - at, code };
+}
+
+/**
+ * Runs a CLI command without blocking this process: the load, the trickling target and the file
+ * server all live here, and spawnSync would freeze them for as long as the command runs (so the
+ * target never answered the probe and no load was sent during the import).
+ */
+function runCli(args: string[], env: Record<string, string>, timeoutMs: number): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { env: { ...process.env, ...env } as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout = (stdout + String(d)).slice(-65_536)));
+    child.stderr.on("data", (d) => (stderr = (stderr + String(d)).slice(-65_536)));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("close", (status, signal) => {
+      clearTimeout(timer);
+      resolve({ status, signal, stdout, stderr });
+    });
+  });
 }
 
 /** Summary of the answers of one phase, with the targets every fault shares checked. */
@@ -325,11 +345,9 @@ async function tricklePhase(admin: postgres.Sql, trickle: { stays: number[] }): 
   const [e] = await admin`select id from endpoints where status = 'listed' order by id desc limit 1`;
   await admin`update endpoints set url = ${`http://127.0.0.1:${PORTS.trickle}/run`}, is_demo = false where id = ${e.id}`;
   const at = Date.now();
-  const cli = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "probe", e.id], {
-    env: { ...process.env, DATABASE_URL: pg.url, ALLOW_PRIVATE_TARGETS: "1", DNS_SERVERS: `127.0.0.1:${PORTS.dns}`, LOG_LEVEL: "warn" },
-    timeout: 60_000,
-    encoding: "utf8",
-  });
+  const cli = await runCli(["--import", "tsx", "scripts/cli.ts", "probe", e.id], { DATABASE_URL: pg.url, ALLOW_PRIVATE_TARGETS: "1", DNS_SERVERS: `127.0.0.1:${PORTS.dns}`, LOG_LEVEL: "warn" }, 60_000);
+  // The target notes a stay when its socket closes, which it learns a moment after the probe ends.
+  await sleep(500);
   const cliMs = Date.now() - at;
   const stay = Math.max(0, ...trickle.stays);
   const misses: string[] = [];
@@ -367,12 +385,7 @@ async function importPhase(load: Load): Promise<void> {
   let longest = 0;
   for (const f of files) {
     const at = Date.now();
-    const cli = spawnSync(process.execPath, ["--max-old-space-size=256", "--import", "tsx", "scripts/cli.ts", "import", `http://127.0.0.1:${PORTS.files}/${f}/discovery/resources`], {
-      env: { ...process.env, DATABASE_URL: pg.url, ALLOW_PRIVATE_TARGETS: "1", LOG_LEVEL: "warn" },
-      timeout: 120_000,
-      encoding: "utf8",
-      maxBuffer: 16 << 20,
-    });
+    const cli = await runCli(["--max-old-space-size=256", "--import", "tsx", "scripts/cli.ts", "import", `http://127.0.0.1:${PORTS.files}/${f}/discovery/resources`], { DATABASE_URL: pg.url, ALLOW_PRIVATE_TARGETS: "1", LOG_LEVEL: "warn" }, 120_000);
     longest = Math.max(longest, Date.now() - at);
     const crashed = cli.signal !== null || cli.status === null || cli.status > 2 || /heap out of memory/i.test(cli.stderr ?? "");
     notes.push(`${cli.status ?? cli.signal}`);
