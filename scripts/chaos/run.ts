@@ -126,8 +126,11 @@ function summarise(fault: string, answers: Answer[], extra: Partial<Row> & { cle
     recoveryMs = Math.max(0, lastFailure - extra.clearedAt);
   }
   const misses: string[] = [];
-  const e500 = answers.filter((a) => a.status !== null && a.status >= 500 && a.status !== 503).length;
-  if (e500) misses.push(`${e500} answer(s) 5xx other than 503`);
+  const bad5xx = answers.filter((a) => a.status !== null && a.status >= 500 && a.status !== 503);
+  const e500 = bad5xx.length;
+  const byOp = new Map<string, number>();
+  for (const a of bad5xx) byOp.set(a.op, (byOp.get(a.op) ?? 0) + 1);
+  if (e500) misses.push(`${e500} answer(s) 5xx other than 503 (${[...byOp].map(([op, n]) => `${n} x ${op}`).join(", ")})`);
   const hung = answers.filter((a) => a.status === null).length;
   if (hung) misses.push(`${hung} request(s) without an answer (client timeout ${CLIENT_TIMEOUT_MS} ms or connection error)`);
   if (longestMs > DEADLINE_MS + SLACK_MS) misses.push(`longest request ${longestMs} ms > ${DEADLINE_MS + SLACK_MS} ms`);

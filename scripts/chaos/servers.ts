@@ -43,11 +43,21 @@ export async function tricklingTarget(port: number): Promise<Closable & { stays:
     const tick = setInterval(() => {
       if (!s.destroyed) s.write(answer.subarray(i, ++i));
     }, 1_000);
-    s.on("error", () => {});
-    s.on("close", () => {
+    // The stay ends when the caller hangs up: its FIN ('end', seen only while the socket is read, so
+    // the request is read and dropped) or its RST ('error'), else when the socket closes.
+    let ended = false;
+    const gone = () => {
+      if (ended) return;
+      ended = true;
       clearInterval(tick);
-      sockets.delete(s);
       stays.push(Date.now() - t0);
+    };
+    s.resume();
+    s.on("end", gone);
+    s.on("error", gone);
+    s.on("close", () => {
+      gone();
+      sockets.delete(s);
     });
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
