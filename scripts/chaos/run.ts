@@ -133,7 +133,10 @@ function summarise(fault: string, answers: Answer[], extra: Partial<Row> & { cle
   if (e500) misses.push(`${e500} answer(s) 5xx other than 503 (${[...byOp].map(([op, n]) => `${n} x ${op}`).join(", ")})`);
   const hung = answers.filter((a) => a.status === null).length;
   if (hung) misses.push(`${hung} request(s) without an answer (client timeout ${CLIENT_TIMEOUT_MS} ms or connection error)`);
-  if (longestMs > DEADLINE_MS + SLACK_MS) misses.push(`longest request ${longestMs} ms > ${DEADLINE_MS + SLACK_MS} ms`);
+  if (longestMs > DEADLINE_MS + SLACK_MS) {
+    const slow = answers.filter((a) => a.doneAt - a.sentAt > DEADLINE_MS + SLACK_MS).map((a) => a.op);
+    misses.push(`longest request ${longestMs} ms > ${DEADLINE_MS + SLACK_MS} ms (${[...new Set(slow)].join(", ")})`);
+  }
   if (extra.dependencyFault) {
     const bad503 = answers.filter((a) => a.status === 503 && (!a.retryAfter || a.code !== "unavailable")).length;
     if (bad503) misses.push(`${bad503} x 503 without Retry-After or code unavailable`);
