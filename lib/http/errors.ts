@@ -80,6 +80,7 @@ export function toPointer(path: ReadonlyArray<PropertyKey>): string {
 const DB_UNAVAILABLE_CODES = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
+  "EPIPE", // a write on a connection the server closed (it is going down)
   "ETIMEDOUT",
   "ENOTFOUND",
   "EHOSTUNREACH",
@@ -100,6 +101,15 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string" && DB_UNAVAILABLE_CODES.has(code)) return true;
     if (e instanceof DatabaseUnavailableError) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** True when the database refused a write for want of disk space (SQLSTATE 53100, disk_full). */
+export function isDiskFull(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
+    if ((e as { code?: unknown }).code === "53100") return true;
     e = (e as { cause?: unknown }).cause;
   }
   return false;

@@ -1,5 +1,5 @@
 // Renders errors as RFC 9457 problem details: stable code, pointer list, no internals.
-import { ApiError, ERROR_CODES, RESERVED_PROBLEM_MEMBERS, isApiError, isDatabaseUnavailable } from "./errors";
+import { ApiError, ERROR_CODES, RESERVED_PROBLEM_MEMBERS, isApiError, isDatabaseUnavailable, isDiskFull } from "./errors";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
@@ -11,6 +11,12 @@ export function siteOrigin(fallback?: string): string {
 
 export function toApiError(err: unknown): ApiError {
   if (isApiError(err)) return err;
+  // A full disk refuses writes only: reads go on, and writes work again once space is freed.
+  if (isDiskFull(err)) {
+    return new ApiError("unavailable", "The database has no disk space left, so nothing can be stored now (reads still work); try again later.", {
+      headers: { "Retry-After": "30" },
+    });
+  }
   if (isDatabaseUnavailable(err)) {
     return new ApiError("unavailable", "The database cannot be reached; try again shortly.", {
       headers: { "Retry-After": "5" },
