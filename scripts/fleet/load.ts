@@ -27,6 +27,8 @@ export class Load {
   /** report_id of every report answered 202. */
   readonly accepted: string[] = [];
   inFlight = 0;
+  /** Requests not yet answered, by the phase they were sent in. */
+  readonly inFlightByPhase = new Map<string, number>();
   private running = false;
   private workers: Promise<void>[] = [];
   private n = 0;
@@ -86,6 +88,7 @@ export class Load {
 
   async send({ op, path, init }: Sent, phase = this.phase): Promise<Answer> {
     this.inFlight++;
+    this.inFlightByPhase.set(phase, (this.inFlightByPhase.get(phase) ?? 0) + 1);
     const sentAt = Date.now();
     let answer: Answer;
     try {
@@ -99,6 +102,7 @@ export class Load {
       answer = { phase, op, status: null, retryAfter: false, sentAt, doneAt: Date.now(), error: cause?.code ?? cause?.message ?? String(err) };
     } finally {
       this.inFlight--;
+      this.inFlightByPhase.set(phase, (this.inFlightByPhase.get(phase) ?? 1) - 1);
     }
     this.answers.push(answer);
     return answer;

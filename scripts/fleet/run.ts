@@ -117,7 +117,10 @@ async function main() {
   await rejoined(PORTS.b);
   log("b restarted and back in rotation");
 
+  // The SIGTERM phase's last requests are answered before Postgres stops, so none of them is failed
+  // by the next fault and counted against this one.
   load.phase = "Postgres down";
+  await waitFor("the SIGTERM phase's requests to be answered", async () => !load.inFlightByPhase.get("SIGTERM instance b"), 20_000).catch(() => {});
   pg.stop();
   log("Postgres stopped");
   await sleep(3_000);
