@@ -106,6 +106,20 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return false;
 }
 
+// The connection a query ran on was lost (the server restarted or ended that backend); a new
+// connection may well work, unlike when the server refuses connections altogether.
+const CONNECTION_LOST_CODES = new Set(["CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "ECONNRESET", "EPIPE", "57P01"]);
+
+/** True when a query failed because its connection was lost under it (worth one retry if it only read). */
+export function isConnectionLost(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && CONNECTION_LOST_CODES.has(code)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** True when the database refused a write for want of disk space (SQLSTATE 53100, disk_full). */
 export function isDiskFull(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {

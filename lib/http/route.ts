@@ -7,7 +7,7 @@ import type { Db } from "@/lib/db/client";
 import { resolvePrincipal, type Principal } from "@/lib/auth/principal";
 import { checkRateLimit, type PolicyName } from "@/lib/ratelimit";
 import { readJsonBody, checkJsonValue } from "./body";
-import { ApiError } from "./errors";
+import { ApiError, isConnectionLost } from "./errors";
 import { answerObserver, logServerError } from "./observe";
 import { problemResponse, siteOrigin, toApiError } from "./problem";
 import { parseOrThrow, queryObject } from "./validate";
@@ -35,6 +35,11 @@ type RouteOptions<BS extends z.ZodType | undefined, QS extends z.ZodType | undef
   status?: number;
   /** Longest the operation may take before it answers 503 `unavailable` (default REQUEST_DEADLINE_MS). */
   deadlineMs?: number;
+  /**
+   * The handler only reads (GET handlers always count as such): when its database connection is cut
+   * under it (a restart, a terminated backend), it runs once more, on a fresh connection.
+   */
+  readOnly?: boolean;
   handler: (
     ctx: RouteContext<BS extends z.ZodType ? z.output<BS> : undefined, QS extends z.ZodType ? z.output<QS> : undefined>,
   ) => Promise<unknown> | unknown;
@@ -112,9 +117,10 @@ export function route<BS extends z.ZodType | undefined = undefined, QS extends z
 
     async function answer(): Promise<Response> {
       const db = await getDb();
-      principal = await resolvePrincipal(req, db, url);
+      const caller = await resolvePrincipal(req, db, url);
+      principal = caller;
       if (options.policy) {
-        const limit = await checkRateLimit(db, options.policy, principal);
+        const limit = await checkRateLimit(db, options.policy, caller);
         limitHeaders = limit.headers;
         if (!limit.allowed) throw limit.error;
       }
@@ -126,17 +132,25 @@ export function route<BS extends z.ZodType | undefined = undefined, QS extends z
       const params = Object.fromEntries(
         Object.entries(rawParams).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]),
       );
-      const result = await options.handler({
-        req,
-        url,
-        db,
-        principal,
-        body: body as never,
-        query: query as never,
-        params,
-        requestId,
-        origin,
-      });
+      const run = () =>
+        options.handler({
+          req,
+          url,
+          db,
+          principal: caller,
+          body: body as never,
+          query: query as never,
+          params,
+          requestId,
+          origin,
+        });
+      let result: unknown;
+      try {
+        result = await run();
+      } catch (err) {
+        if (!((options.readOnly || req.method === "GET") && isConnectionLost(err))) throw err;
+        result = await run();
+      }
       if (!(result instanceof Response)) {
         // A plain answer gets all its headers in one go: cheaper than setting them one by one on
         // the Response afterwards, and this is the path of every hot operation.

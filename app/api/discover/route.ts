@@ -7,6 +7,8 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
     operation: "POST /discover",
     policy: "discover",
     body: discoverBodySchema,
+    // It only reads (its log is written later, in batches), so a cut connection is retried once.
+    readOnly: true,
     handler: ({ db, body, principal }) => discover(db, body, principal),
   }),
 });
