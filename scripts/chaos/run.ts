@@ -1,8 +1,9 @@
 // `npm run test:chaos`: the production build on loopback under a steady bounded mixed load, through
 // faults beyond the database stopping: the log's reader gone or stalled, Postgres stuck on a lock,
 // out of connections or paused, Redis hung, DNS silent, an outbound target trickling, PGlite killed
-// in a burst of reports, an import under a small heap. Each fault is injected, held, cleared; the
-// table says what callers got, and the run exits 1 when a target is missed. All real processes and
+// in a burst of reports and its filesystem full (a tmpfs, mounted as root), an import under a small
+// heap. Each fault is injected, held, cleared; the table says what callers got, and the run exits 1
+// when a target is missed. All real processes and
 // sockets: a Postgres cluster of its own (initdb), Debian's redis-server, `next start`.
 // Ports CHAOS_PORT_BASE (default 3500) to +7, +8, +18, +28.
 import { spawn, spawnSync } from "node:child_process";
@@ -232,8 +233,11 @@ async function main() {
   if (wants("import")) await importPhase(load);
   await load.stop();
   // f. PGlite killed with kill -9 in a burst of reports, then started again.
-  if (lite) await pglitePhase(lite, pgliteEnv, pgliteDir);
-  else skipped.push("PGlite kill -9 (CHAOS_FAULTS)");
+  if (lite) {
+    await pglitePhase(lite, pgliteEnv, pgliteDir);
+    // h. A copy of that database on a small tmpfs, filled up under a burst of reports.
+    await fullDiskPhase(pgliteDir, pgliteEnv);
+  } else skipped.push("PGlite kill -9 and full filesystem (CHAOS_FAULTS)");
 
   const stop = await stopTimed(web);
   rows.push({ ...summarise("SIGTERM of the web instance after all faults", []), exitMs: stop.ms, misses: stop.ms === null || stop.ms > EXIT_TARGET_MS ? [`exit ${stop.ms ?? "HUNG"}`] : [] });
@@ -440,6 +444,71 @@ async function pglitePhase(lite: Proc, env: () => Record<string, string>, dir: s
   if (stop.ms === null || stop.ms > EXIT_TARGET_MS) row.misses.push(`SIGTERM exit ${stop.ms ?? "HUNG"}`);
   rows.push(row);
   return lite;
+}
+
+async function fullDiskPhase(sourceDir: string, env: () => Record<string, string>): Promise<void> {
+  const fault = "PGlite: its filesystem full (tmpfs)";
+  const mnt = path.join(tmp, "full");
+  fs.mkdirSync(mnt, { recursive: true });
+  const usedMb = Math.ceil(Number(spawnSync("du", ["-sm", sourceDir]).stdout.toString().split("\t")[0]) || 256);
+  const mounted = spawnSync("mount", ["-t", "tmpfs", "-o", `size=${usedMb + 64}m`, "tmpfs", mnt]);
+  if (mounted.status !== 0) {
+    skipped.push(`${fault}: cannot mount a tmpfs here (${mounted.stderr.toString().trim() || "not root?"})`);
+    return;
+  }
+  const dir = path.join(mnt, "db");
+  const filler = path.join(mnt, "filler");
+  try {
+    fs.cpSync(sourceDir, dir, { recursive: true });
+    const p = startWeb("pglite-full", PORTS.pglite, { ...env(), PGLITE_DIR: dir });
+    await ready(PORTS.pglite, 120_000);
+    const url = `http://127.0.0.1:${PORTS.pglite}`;
+    const text = await (await fetch(`${url}/api/x402/discovery/resources?limit=50`)).text();
+    const endpointIds = [...new Set([...text.matchAll(/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/g)].map((m) => m[1]))];
+    const load = new Load(url, { capabilityIds: ["weather.current", "translate.text"], endpointIds });
+    log(`${fault}: filling ${mnt}`);
+    // Every free byte taken (fallocate, or dd until ENOSPC where fallocate is refused).
+    const avail = Number(spawnSync("df", ["--output=avail", "-B1", mnt]).stdout.toString().trim().split("\n").at(-1));
+    if (spawnSync("fallocate", ["-l", String(avail), filler]).status !== 0) spawnSync("dd", ["if=/dev/zero", `of=${filler}`, "bs=1M"]);
+    load.phase = fault;
+    const fullAt = Date.now();
+    await load.burst(150, 8, "report_outcome");
+    await load.burst(60, 6, "discover");
+    await load.burst(30, 4, "x402_resources");
+    const during = load.answers.filter((a) => a.phase === fault);
+    fs.rmSync(filler, { force: true });
+    const freedAt = Date.now();
+    load.phase = "space freed";
+    await sleep(1_000);
+    await load.burst(100, 8, "report_outcome");
+    const after = load.answers.filter((a) => a.phase === "space freed");
+    const stop = await stopTimed(p);
+    procs.splice(procs.indexOf(p), 1);
+    const { PGlite } = await import("@electric-sql/pglite");
+    const db = await PGlite.create(dir);
+    const accepted = load.accepted.map((a) => a.id);
+    const found = await db.query<{ n: number }>("select count(*)::int as n from outcome_reports where id = any($1::uuid[])", [accepted]);
+    await db.close();
+    const lost = accepted.length - found.rows[0].n;
+    const row = summarise(fault, [...during, ...after], { lost, exitMs: stop.ms, recoveryMs: null });
+    const writesDuring = during.filter((a) => a.op === "report_outcome");
+    const refused = writesDuring.filter((a) => a.status === 503 && a.code === "unavailable" && a.retryAfter).length;
+    const acceptedDuring = writesDuring.filter((a) => a.status === 202).length;
+    const badWrites = writesDuring.length - refused - acceptedDuring;
+    const readsDuring = during.filter((a) => a.op !== "report_outcome");
+    const readsFailed = readsDuring.filter((a) => a.status !== 200).length;
+    const afterOk = after.filter((a) => a.status === 202).length;
+    if (!refused) row.misses.push("no write was refused while the filesystem was full (was it full?)");
+    if (badWrites) row.misses.push(`${badWrites} write(s) answered neither 202 nor 503 unavailable with Retry-After`);
+    if (readsFailed) row.misses.push(`${readsFailed} of ${readsDuring.length} read(s) failed while the filesystem was full`);
+    if (afterOk < after.length) row.misses.push(`${after.length - afterOk} of ${after.length} report(s) refused after space was freed`);
+    if (lost) row.misses.push(`${lost} report(s) answered 202 are missing`);
+    if (stop.ms === null || stop.ms > EXIT_TARGET_MS) row.misses.push(`SIGTERM exit ${stop.ms ?? "HUNG"}`);
+    row.note = `full: ${refused} of ${writesDuring.length} writes 503, ${acceptedDuring} 202; reads ${readsDuring.length - readsFailed} of ${readsDuring.length} 200; freed after ${((freedAt - fullAt) / 1000).toFixed(1)} s: ${afterOk} of ${after.length} reports 202`;
+    rows.push(row);
+  } finally {
+    spawnSync("umount", ["-l", mnt]);
+  }
 }
 
 function printTable(): void {
