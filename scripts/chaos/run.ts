@@ -407,6 +407,15 @@ async function importPhase(load: Load): Promise<void> {
   rows.push(row);
 }
 
+/** How many of the reports answered 202 are not in the PGlite database at `dir` (opened once the server is gone). */
+async function missingReports(dir: string, accepted: string[]): Promise<number> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const db = await PGlite.create(dir);
+  const found = await db.query<{ n: number }>("select count(*)::int as n from outcome_reports where id = any($1::uuid[])", [accepted]);
+  await db.close();
+  return accepted.length - found.rows[0].n;
+}
+
 async function pglitePhase(lite: Proc, env: () => Record<string, string>, dir: string): Promise<Proc> {
   const fault = "PGlite: kill -9 in a burst of reports";
   await ready(PORTS.pglite);
@@ -430,12 +439,8 @@ async function pglitePhase(lite: Proc, env: () => Record<string, string>, dir: s
   const recoveryMs = Date.now() - killedAt;
   const stop = await stopTimed(lite);
   procs.splice(procs.indexOf(lite), 1);
-  const { PGlite } = await import("@electric-sql/pglite");
-  const db = await PGlite.create(dir);
   const accepted = burstLoad.accepted.map((a) => a.id);
-  const found = await db.query<{ n: number }>("select count(*)::int as n from outcome_reports where id = any($1::uuid[])", [accepted]);
-  await db.close();
-  const lost = accepted.length - found.rows[0].n;
+  const lost = await missingReports(dir, accepted);
   const answers = burstLoad.answers.filter((a) => a.sentAt < killedAt);
   const row = summarise(fault, answers, { lost, recoveryMs, exitMs: stop.ms, note: `${accepted.length} answered 202 before the kill` });
   // Requests in flight at the kill have no answer: that is the fault itself, not a hang.
@@ -484,12 +489,7 @@ async function fullDiskPhase(sourceDir: string, env: () => Record<string, string
     const after = load.answers.filter((a) => a.phase === "space freed");
     const stop = await stopTimed(p);
     procs.splice(procs.indexOf(p), 1);
-    const { PGlite } = await import("@electric-sql/pglite");
-    const db = await PGlite.create(dir);
-    const accepted = load.accepted.map((a) => a.id);
-    const found = await db.query<{ n: number }>("select count(*)::int as n from outcome_reports where id = any($1::uuid[])", [accepted]);
-    await db.close();
-    const lost = accepted.length - found.rows[0].n;
+    const lost = await missingReports(dir, load.accepted.map((a) => a.id));
     const row = summarise(fault, [...during, ...after], { lost, exitMs: stop.ms, recoveryMs: null });
     const writesDuring = during.filter((a) => a.op === "report_outcome");
     const refused = writesDuring.filter((a) => a.status === 503 && a.code === "unavailable" && a.retryAfter).length;
