@@ -8,9 +8,14 @@ test.use({ viewport: WIDE });
 test("the stats page shows the API's figures and updates without a reload", async ({ page, request }) => {
   await page.goto("/stats");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Live stats");
-  const api = (await (await request.get("/api/stats")).json()) as { capabilities: { total: number }; providers: { total: number } };
-  await expect(page.getByTestId("capabilities-total")).toHaveText(String(api.capabilities.total));
-  await expect(page.getByTestId("providers-total")).toHaveText(String(api.providers.total));
+  // The page and the API show the same snapshot, which the server refreshes every few seconds (an
+  // earlier test's provider can arrive between the page's read and ours): compare until they agree,
+  // the API read again each time; the page polls every 5 s.
+  await expect(async () => {
+    const api = (await (await request.get("/api/stats")).json()) as { capabilities: { total: number }; providers: { total: number } };
+    await expect(page.getByTestId("capabilities-total")).toHaveText(String(api.capabilities.total), { timeout: 1_000 });
+    await expect(page.getByTestId("providers-total")).toHaveText(String(api.providers.total), { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
   for (const chart of ["Discover requests per hour", "Outcome reports per hour", "Success rate per hour"]) {
     await expect(page.getByRole("img", { name: chart })).toBeVisible();
   }
