@@ -4,6 +4,7 @@ import path from "node:path";
 import fs from "node:fs";
 import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { errorChain } from "@/lib/http/errors";
 import { applicationName } from "./instance";
 import * as schema from "./schema";
 
@@ -106,10 +107,9 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
 
 /** The SQLSTATE of a database error ("23503", "40P01"), looked for through the causes drivers and Drizzle wrap it in. */
 export function pgCodeOf(err: unknown): string | undefined {
-  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
+  for (const e of errorChain(err)) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
-    e = (e as { cause?: unknown }).cause;
   }
   return undefined;
 }

@@ -95,14 +95,27 @@ const DB_UNAVAILABLE_CODES = new Set([
   "57014", // query_canceled: statement_timeout
 ]);
 
-/** True when an error means the database cannot be reached (as opposed to a bug). */
-export function isDatabaseUnavailable(err: unknown): boolean {
+/** An error and the causes it wraps (drivers and Drizzle nest them), outermost first, at most five deep. */
+export function* errorChain(err: unknown): Generator<unknown> {
   for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && DB_UNAVAILABLE_CODES.has(code)) return true;
-    if (e instanceof DatabaseUnavailableError) return true;
+    yield e;
     e = (e as { cause?: unknown }).cause;
   }
+}
+
+/** True when the error or one of its causes carries one of these codes. */
+function hasCode(err: unknown, codes: ReadonlySet<string>): boolean {
+  for (const e of errorChain(err)) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && codes.has(code)) return true;
+  }
+  return false;
+}
+
+/** True when an error means the database cannot be reached (as opposed to a bug). */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (hasCode(err, DB_UNAVAILABLE_CODES)) return true;
+  for (const e of errorChain(err)) if (e instanceof DatabaseUnavailableError) return true;
   return false;
 }
 
@@ -112,21 +125,14 @@ const CONNECTION_LOST_CODES = new Set(["CONNECTION_CLOSED", "CONNECTION_ENDED", 
 
 /** True when a query failed because its connection was lost under it (worth one retry if it only read). */
 export function isConnectionLost(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && CONNECTION_LOST_CODES.has(code)) return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
+  return hasCode(err, CONNECTION_LOST_CODES);
 }
+
+const DISK_FULL = new Set(["53100"]);
 
 /** True when the database refused a write for want of disk space (SQLSTATE 53100, disk_full). */
 export function isDiskFull(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
-    if ((e as { code?: unknown }).code === "53100") return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
+  return hasCode(err, DISK_FULL);
 }
 
 export class DatabaseUnavailableError extends Error {
