@@ -12,7 +12,7 @@ const include = ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"];
 const USES_DATABASE = /createTestDb|openDb|helpers\/(db|pg|server)|DATABASE_URL|startServer|startWarmServer/;
 function databaseFiles(): string[] {
   const out: string[] = [];
-  for (const dir of ["tests/unit", "tests/integration"]) {
+  for (const dir of include.map((glob) => glob.slice(0, glob.indexOf("/**")))) {
     for (const f of fs.readdirSync(path.join(__dirname, dir))) {
       if (f.endsWith(".test.ts") && USES_DATABASE.test(fs.readFileSync(path.join(__dirname, dir, f), "utf8"))) out.push(`${dir}/${f}`);
     }

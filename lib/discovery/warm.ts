@@ -1,6 +1,7 @@
-// Warming a fresh instance: build the intent index, compile the refusal rules, and load every capability's candidates once, in
-// the background, so the first requests after a start do not each pay a cold load (about 5 ms of
-// queries per capability, and up to a second of CPU for the intent index of 1,000 capabilities).
+// Warming a fresh instance: build the intent index, compile the refusal rules and load every
+// capability's candidates once, in the background, so the first requests after a start do not each
+// pay a cold load (about 5 ms of queries per capability, up to a second of CPU for the intent index
+// of 1,000 capabilities, and a second for the refusal rules).
 import type { Db } from "@/lib/db/client";
 import { getRegistry } from "@/lib/registry";
 import { preloadCandidates } from "./candidates";

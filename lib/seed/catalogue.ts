@@ -21,7 +21,6 @@ export type Catalogue = {
 
 export const CATALOGUE = catalogue as Catalogue;
 
-/** Upserts every category and capability of the catalogue; capabilities added since are left alone. */
 /** The catalogue's capabilities as rows of the capabilities table (the seed's, and eval-mapping's registry in memory). */
 export function catalogueCapabilityRows(data: Catalogue = CATALOGUE) {
   return data.capabilities.map((c) => ({
@@ -36,6 +35,7 @@ export function catalogueCapabilityRows(data: Catalogue = CATALOGUE) {
   }));
 }
 
+/** Upserts every category and capability of the catalogue; capabilities added since are left alone. */
 export async function seedCatalogue(db: Db, data: Catalogue = CATALOGUE): Promise<number> {
   await db
     .insert(categories)
