@@ -3,8 +3,8 @@
 // out of connections or paused, Redis hung, DNS silent, an outbound target trickling, PGlite killed
 // in a burst of reports and its filesystem full (a tmpfs, mounted as root), an import under a small
 // heap. Each fault is injected, held, cleared; the table says what callers got, and the run exits 1
-// when a target is missed. All real processes and
-// sockets: a Postgres cluster of its own (initdb), Debian's redis-server, `next start`.
+// when a target is missed. All real processes and sockets: a Postgres cluster of its own (initdb),
+// Debian's redis-server, `next start`.
 // Ports CHAOS_PORT_BASE (default 3500) to +7, +8, +18, +28.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -407,6 +407,13 @@ async function importPhase(load: Load): Promise<void> {
   rows.push(row);
 }
 
+/** Endpoint ids of a PGlite server's database (its demo data is its own), from its x402 list. */
+async function endpointIdsOf(url: string): Promise<string[]> {
+  const text = await (await fetch(`${url}/api/x402/discovery/resources?limit=50`)).text();
+  const ids = [...new Set([...text.matchAll(/"endpoint_id":"([0-9a-f-]{36})"/g)].map((m) => m[1]))];
+  return ids.length ? ids : [...new Set([...text.matchAll(/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/g)].map((m) => m[1]))];
+}
+
 /** How many of the reports answered 202 are not in the PGlite database at `dir` (opened once the server is gone). */
 async function missingReports(dir: string, accepted: string[]): Promise<number> {
   const { PGlite } = await import("@electric-sql/pglite");
@@ -420,10 +427,7 @@ async function pglitePhase(lite: Proc, env: () => Record<string, string>, dir: s
   const fault = "PGlite: kill -9 in a burst of reports";
   await ready(PORTS.pglite);
   const url = `http://127.0.0.1:${PORTS.pglite}`;
-  // Endpoint ids of this database (its demo data is its own), from the x402 list.
-  const text = await (await fetch(`${url}/api/x402/discovery/resources?limit=50`)).text();
-  const ids = [...new Set([...text.matchAll(/"endpoint_id":"([0-9a-f-]{36})"/g)].map((m) => m[1]))];
-  const endpointIds = ids.length ? ids : [...new Set([...text.matchAll(/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/g)].map((m) => m[1]))];
+  const endpointIds = await endpointIdsOf(url);
   const burstLoad = new Load(url, { capabilityIds: ["weather.current"], endpointIds });
   burstLoad.phase = fault;
   log(`${fault} (${endpointIds.length} endpoint ids)`);
@@ -468,9 +472,7 @@ async function fullDiskPhase(sourceDir: string, env: () => Record<string, string
     const p = startWeb("pglite-full", PORTS.pglite, { ...env(), PGLITE_DIR: dir });
     await ready(PORTS.pglite, 120_000);
     const url = `http://127.0.0.1:${PORTS.pglite}`;
-    const text = await (await fetch(`${url}/api/x402/discovery/resources?limit=50`)).text();
-    const endpointIds = [...new Set([...text.matchAll(/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/g)].map((m) => m[1]))];
-    const load = new Load(url, { capabilityIds: ["weather.current", "translate.text"], endpointIds });
+    const load = new Load(url, { capabilityIds: ["weather.current", "translate.text"], endpointIds: await endpointIdsOf(url) });
     log(`${fault}: filling ${mnt}`);
     // Every free byte taken (fallocate, or dd until ENOSPC where fallocate is refused).
     const avail = Number(spawnSync("df", ["--output=avail", "-B1", mnt]).stdout.toString().trim().split("\n").at(-1));

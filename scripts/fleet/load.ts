@@ -26,9 +26,14 @@ export class Load {
   readonly answers: Answer[] = [];
   /** report_id of every report answered 202. */
   readonly accepted: string[] = [];
-  inFlight = 0;
   /** Requests not yet answered, by the phase they were sent in. */
   readonly inFlightByPhase = new Map<string, number>();
+  /** Requests not yet answered. */
+  get inFlight(): number {
+    let n = 0;
+    for (const k of this.inFlightByPhase.values()) n += k;
+    return n;
+  }
   private running = false;
   private workers: Promise<void>[] = [];
   private n = 0;
@@ -87,7 +92,6 @@ export class Load {
   }
 
   async send({ op, path, init }: Sent, phase = this.phase): Promise<Answer> {
-    this.inFlight++;
     this.inFlightByPhase.set(phase, (this.inFlightByPhase.get(phase) ?? 0) + 1);
     const sentAt = Date.now();
     let answer: Answer;
@@ -101,7 +105,6 @@ export class Load {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       answer = { phase, op, status: null, retryAfter: false, sentAt, doneAt: Date.now(), error: cause?.code ?? cause?.message ?? String(err) };
     } finally {
-      this.inFlight--;
       this.inFlightByPhase.set(phase, (this.inFlightByPhase.get(phase) ?? 1) - 1);
     }
     this.answers.push(answer);
