@@ -60,6 +60,8 @@ export function rollupStatement(limit: number): SQL {
                      and k.user_id = b.user_id)
                  else b.reporter_key = 'a:' || substr(encode(sha256(convert_to(${reporterSecret()} || '|' || d.principal_key, 'UTF8')), 'hex'), 1, 32)
             end)`;
+  // A paid call: verified evidence on a report of success (docs/ranking.md, "Weights").
+  const paidCall = sql`(pe.status is not distinct from 'verified' and b.success)`;
   return sql`with batch as (
           update outcome_reports r set rolled_up = true
           where r.id in (
@@ -71,22 +73,24 @@ export function rollupStatement(limit: number): SQL {
         -- The tier's weight, doubled when the caller had received this endpoint from that discovery
         -- within the hour before the report; zero for the account that owns the endpoint's provider,
         -- and for one that owns a provider of another endpoint of the same capability. A report with
-        -- verified payment evidence counts as the paying wallet's (kind 'paid'), at the paid weight,
-        -- zero when that wallet is the provider's; one whose evidence was rejected counts zero. An
+        -- verified payment evidence of a successful call counts as the paying wallet's (kind 'paid'),
+        -- at the paid weight; a failure with verified evidence counts as its sender's unpaid report
+        -- (x402 settles only once the answer is served, so the money proves the call, not the failure);
+        -- zero when the wallet is the provider's; one whose evidence was rejected counts zero. An
         -- unpaid report from an account younger than newAccountDays weighs newAccountFactor as much.
         weighed as (
           select b.id, b.endpoint_id, b.hour, b.created_at, b.success, b.latency_ms,
-                 case when pe.status = 'verified' then 'paid' else b.reporter_kind end as reporter_kind,
-                 case when pe.status = 'verified' then 'p:' || pe.network || ':' || pe.payer else b.reporter_key end as reporter_key,
+                 case when ${paidCall} then 'paid' else b.reporter_kind end as reporter_kind,
+                 case when ${paidCall} then 'p:' || pe.network || ':' || pe.payer else b.reporter_key end as reporter_key,
                  case when b.user_id is not null and p.user_id = b.user_id then ${num(WEIGHTS.ownProvider)}::float8
                       when b.user_id is not null and exists (
                         select 1 from providers rp join endpoints re on re.provider_id = rp.id
                         where rp.user_id = b.user_id and re.capability_id = e.capability_id) then ${num(WEIGHTS.competitor)}::float8
                       when pe.status = 'verified' and pe.payer_is_provider then ${num(WEIGHTS.providerPayer)}::float8
                       when pe.status = 'rejected' then ${num(WEIGHTS.rejectedEvidence)}::float8
-                      else (case when pe.status = 'verified' then ${num(WEIGHTS.paid)}::float8 else b.weight end)
+                      else (case when ${paidCall} then ${num(WEIGHTS.paid)}::float8 else b.weight end)
                            * (case when ${ownDiscovery} then ${num(WEIGHTS.discoveryBonus)} else 1 end)
-                           * (case when pe.status is distinct from 'verified' and u.created_at > b.created_at - ${num(WEIGHTS.newAccountDays)} * interval '1 day'
+                           * (case when not (${paidCall}) and u.created_at > b.created_at - ${num(WEIGHTS.newAccountDays)} * interval '1 day'
                                    then ${num(WEIGHTS.newAccountFactor)} else 1 end)
                  end as w
           from batch b left join endpoints e on e.id = b.endpoint_id left join providers p on p.id = e.provider_id

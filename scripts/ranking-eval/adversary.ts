@@ -1,15 +1,30 @@
 // The adversaries of the evaluation, each against every capability at once (caps and counts are
 // per endpoint, so capabilities do not interact). Each one asks discover before reporting, so its
 // reports carry the discovery bonus an honest caller's would. Targets are chosen from the truth at
-// the start by the default preset: B1, the truly best endpoint, and B2, the runner-up. The first
-// three are the issue's list (and its target); the last goes beyond it, to show where the defence ends.
+// the start by the default preset: B1, the truly best endpoint, and B2, the runner-up. Those marked
+// `listed` are in the issues' lists (and their target: no first place moved); the others go beyond
+// them, to show where the defence ends. Each attack report says what the attacker paid for it (USD):
+// the endpoint's price for a paid call to a rival, nothing for a call the attacker pays itself
+// (the money comes back to it; x402's facilitator pays the gas).
 import type { Principal } from "@/lib/auth/principal";
 import { account, address, type Account } from "./agents";
 import { DAY, HOUR, type Network, type TrueCapability } from "./network";
 import { stream } from "./random";
 import type { TruthBook } from "./truth";
+import type { SimPayment } from "./ledger";
 
-export type AdversaryKind = "none" | "sybil_promoter" | "false_failures" | "burst" | "burst_accounts";
+export type AdversaryKind =
+  | "none"
+  | "sybil_promoter"
+  | "false_failures"
+  | "burst"
+  | "burst_accounts"
+  | "burst_accounts_100"
+  | "burst_accounts_1000"
+  | "aged_accounts"
+  | "wash_trading"
+  | "wash_trading_unlinked"
+  | "paid_false_failures";
 
 export const ADVERSARIES: Record<Exclude<AdversaryKind, "none">, { description: string; listed: boolean }> = {
   sybil_promoter: { description: "B2's provider reports successes for B2 (fast ones) from 200 addresses, 100 an hour, all week", listed: true },
@@ -18,23 +33,57 @@ export const ADVERSARIES: Record<Exclude<AdversaryKind, "none">, { description: 
     listed: true,
   },
   burst: { description: "within one hour (10:00 on day 3 of a week): 1,000 failures for B1 and 1,000 successes for B2 from 500 addresses", listed: true },
-  burst_accounts: { description: "the same burst from 10 API keys the attacker signed up for (100 reports each)", listed: false },
+  burst_accounts: { description: "the same burst from 10 fresh accounts (signed up the day before; 100 reports each)", listed: true },
+  burst_accounts_100: { description: "the same burst from 100 fresh accounts (20 reports each)", listed: true },
+  burst_accounts_1000: { description: "the same burst from 1,000 fresh accounts (2 reports each)", listed: true },
+  aged_accounts: { description: "the 10-account burst from accounts signed up 30 days before (past the new-account discount)", listed: false },
+  wash_trading: {
+    description: "B2's provider pays B2 from 50 wallets funded from its own (linked to it), one successful fast call per wallet an hour, all week",
+    listed: true,
+  },
+  wash_trading_unlinked: { description: "the same from 50 wallets funded through an exchange, so that nothing links them to the provider", listed: false },
+  paid_false_failures: {
+    description: "B2's provider pays for real calls to B1 from 20 wallets (one per wallet an hour, all week) and reports each as failed",
+    listed: true,
+  },
 };
 
-export type AttackReport = { at: number; principal: Principal; endpointId: string; success: boolean; latencyMs: number };
+/** Fresh-account bursts: how many accounts, and how old they are at the burst. */
+const BURST_ACCOUNT_KINDS: Partial<Record<AdversaryKind, { accounts: number; ageDays: number }>> = {
+  burst_accounts: { accounts: 10, ageDays: 1 },
+  burst_accounts_100: { accounts: 100, ageDays: 1 },
+  burst_accounts_1000: { accounts: 1_000, ageDays: 1 },
+  aged_accounts: { accounts: 10, ageDays: 30 },
+};
+
+export type AttackReport = {
+  at: number;
+  principal: Principal;
+  endpointId: string;
+  success: boolean;
+  latencyMs: number;
+  /** The call's verified payment, when the attacker paid for it. */
+  payment?: SimPayment;
+  /** What the attacker spent on it, in USD (a payment to itself costs nothing: the money comes back). */
+  costUsd?: number;
+};
 export type Targets = { b1: number; b2: number };
 
 /** The provider account that owns an endpoint (every endpoint's provider has one). */
 export const ownerOf = (capability: number, endpoint: number): Account => account(2, capability * 8 + endpoint);
-const burstAccount = (capability: number, n: number): Account => account(4, capability * 16 + n);
-export const BURST_ACCOUNTS = 10;
+const burstAccount = (capability: number, n: number): Account => account(4, capability * 1_000 + n);
+const agedAccount = (capability: number, n: number): Account => account(5, capability * 16 + n);
+export const MAX_BURST_ACCOUNTS = 1_000;
 /** The burst's hour from the start: 10:00 on the middle day (day 3, the fourth, of a week). */
 export function burstAt(days: number): number {
   return Math.floor(days / 2) * DAY + 10 * HOUR;
 }
-/** Accounts an adversary of this kind uses against this capability (they must exist in the database). */
-export function adversaryAccounts(capability: number): Account[] {
-  return Array.from({ length: BURST_ACCOUNTS }, (_, n) => burstAccount(capability, n));
+/** Accounts an adversary of this kind uses against this capability, with when they signed up (they must exist in the database). */
+export function adversaryAccounts(kind: AdversaryKind, capability: number, burstMs: number): Array<{ account: Account; createdAt: number }> {
+  const k = BURST_ACCOUNT_KINDS[kind];
+  if (!k) return [];
+  const of = kind === "aged_accounts" ? agedAccount : burstAccount;
+  return Array.from({ length: k.accounts }, (_, n) => ({ account: of(capability, n), createdAt: burstMs - k.ageDays * DAY }));
 }
 
 export function targetsOf(network: Network, truth: TruthBook): Targets[] {
@@ -68,18 +117,31 @@ function hourOfAttack(kind: AdversaryKind, network: Network, cap: TrueCapability
   const fast = Math.max(1, Math.round(Math.min(...cap.endpoints.map((e) => e.p50)) / 2));
   const burstHour = network.startMs + burstAt(Math.round((network.endMs - network.startMs) / DAY));
   const r = stream(network.seed, 40, cap.index, hour / HOUR);
-  const emit = (at: number, principal: Principal, endpointId: string, success: boolean, latencyMs: number) =>
-    list!.push({ at, principal, endpointId, success, latencyMs });
+  const emit = (at: number, principal: Principal, endpointId: string, success: boolean, latencyMs: number, payment?: SimPayment, costUsd?: number) =>
+    list!.push({ at, principal, endpointId, success, latencyMs, ...(payment ? { payment, costUsd: costUsd ?? 0 } : {}) });
   if (kind === "sybil_promoter") {
     for (let i = 0; i < 100; i++) emit(hour + Math.floor(r.next() * HOUR), address(2, r.int(0, 199)), b2.id, true, fast);
   } else if (kind === "false_failures") {
     for (let i = 0; i < 100; i++) emit(hour + Math.floor(r.next() * HOUR), address(3, r.int(0, 199)), b1.id, false, 10_000);
     const competitor = ownerOf(cap.index, targets.b2);
     for (let i = 0; i < 16; i++) emit(hour + Math.floor(r.next() * HOUR), competitor, b1.id, false, 10_000);
+  } else if (kind === "wash_trading" || kind === "wash_trading_unlinked") {
+    // Reports from throwaway addresses, each carrying its wallet's payment to B2 (price back to B2's provider).
+    for (let w = 0; w < 50; w++) {
+      const payment = { wallet: `wash:${cap.index}:${w}`, provider: kind === "wash_trading" };
+      emit(hour + Math.floor(r.next() * HOUR), address(6, cap.index * 64 + w), b2.id, true, fast, b2.price > 0 ? payment : undefined, 0);
+    }
+  } else if (kind === "paid_false_failures") {
+    for (let w = 0; w < 20; w++) {
+      const payment = { wallet: `rival:${cap.index}:${w}`, provider: false };
+      emit(hour + Math.floor(r.next() * HOUR), address(7, cap.index * 32 + w), b1.id, false, 10_000, b1.price > 0 ? payment : undefined, b1.price);
+    }
   } else if (hour === burstHour) {
-    const n = kind === "burst" ? 2_000 : 1_000;
+    const accounts = BURST_ACCOUNT_KINDS[kind]?.accounts ?? 0;
+    const of = kind === "aged_accounts" ? agedAccount : burstAccount;
+    const n = kind === "burst" ? 2_000 : Math.max(1_000, 2 * accounts);
     for (let i = 0; i < n; i++) {
-      const principal = kind === "burst" ? address(4, r.int(0, 499)) : burstAccount(cap.index, i % BURST_ACCOUNTS);
+      const principal = kind === "burst" ? address(4, r.int(0, 499)) : of(cap.index, i % accounts);
       const success = i % 2 === 1;
       emit(hour + Math.floor(r.next() * HOUR), principal, success ? b2.id : b1.id, success, success ? fast : 10_000);
     }

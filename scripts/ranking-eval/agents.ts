@@ -12,6 +12,13 @@ export const HONEST_ACCOUNTS = 300;
 export const HONEST_ADDRESSES = 2_000;
 /** Share of honest calls made with an API key. */
 export const AUTHENTICATED_SHARE = 0.6;
+/**
+ * Share of honest callers (accounts and addresses alike) that send the settlement of their paid
+ * calls with their reports. Paying is how every call to a paid endpoint is made; sending the proof
+ * is an option of the report (the TypeScript client does it by default), so a fair share of
+ * callers, not all, will. One wallet per caller.
+ */
+export const PAYING_SHARE = 0.3;
 /** How agents choose their preset (the default most, as callers that send none get it). */
 export const PRESET_MIX: Array<[RankingPreset, number]> = [
   ["default", 0.4],
@@ -53,6 +60,13 @@ export function honestAgent(seed: number, capability: number, call: number): { p
     if ((v -= share) < 0) return { principal, preset };
   }
   return { principal, preset: "default" };
+}
+
+/** The wallet an honest caller pays with and proves its payments from, or null when it sends no proof. */
+export function honestWallet(principal: Principal): string | null {
+  let h = 0;
+  for (let i = 0; i < principal.key.length; i++) h = (h * 31 + principal.key.charCodeAt(i)) >>> 0;
+  return (h % 1000) / 1000 < PAYING_SHARE ? `honest:${principal.key}` : null;
 }
 
 export type Policy = "capdex" | "raw_success" | "random";

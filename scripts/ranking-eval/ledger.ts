@@ -6,10 +6,16 @@
 // runs a simulation through both and requires identical rollups.
 import type { Principal } from "@/lib/auth/principal";
 import { bucketOf } from "@/lib/outcomes/histogram";
-import { ACCOUNTS_POOL_KEY, ANONYMOUS_POOL_KEY, CAPS, WEIGHTS, anonymousReporterKey, reporterOf, type Reporter } from "@/lib/outcomes/weights";
+import { ACCOUNTS_POOL_KEY, ANONYMOUS_POOL_KEY, CAPS, PAID_POOL_KEY, WEIGHTS, anonymousReporterKey, reporterOf, type Reporter } from "@/lib/outcomes/weights";
 
 /** An endpoint-hour of outcome_rollups; `hist` is latency_hist (bucket -> weight) as a Map, quicker to walk. */
 export type HourRow = { hour: number; reports: number; successes: number; wSuccess: number; wTotal: number; hist: Map<number, number> };
+
+/**
+ * Verified payment evidence of a report (lib/payments): the paying wallet, and whether it is the
+ * provider's own (its pay-to address or a wallet funded from it), which the rollup weighs 0.
+ */
+export type SimPayment = { wallet: string; provider: boolean };
 
 /** One outcome report; `principal` null is a first-party probe. Times are epoch milliseconds. */
 export type SimReport = {
@@ -20,13 +26,16 @@ export type SimReport = {
   latencyMs: number | null;
   discoveryId: string | null;
   principal: Principal | null;
+  /** Verified payment evidence attached to the report, if any. */
+  payment?: SimPayment | null;
 };
 
 export type SimDiscovery = { id: string; at: number; capabilityId: string; principal: Principal; endpointIds: string[] };
 
 export type LedgerSetup = {
   endpoints: Array<{ id: string; capabilityId: string; price: number; ownerUserId: string | null }>;
-  accounts: Array<{ apiKeyId: string; userId: string }>;
+  /** createdAt: when the account signed up (epoch ms); younger than WEIGHTS.newAccountDays, its unpaid reports weigh newAccountFactor as much. */
+  accounts: Array<{ apiKeyId: string; userId: string; createdAt: number }>;
 };
 
 export interface Ledger {
@@ -54,6 +63,7 @@ export class MemoryLedger implements Ledger {
   private capabilityOf = new Map<string, string>();
   private ownersIn = new Map<string, Set<string>>();
   private keyOwners = new Map<string, string>();
+  private createdAt = new Map<string, number>();
   /** reporter_weights: uncapped weight per endpoint, hour and reporter, and capped weight per anonymous pool. */
   private totals = new Map<string, number>();
   private hourly = new Map<string, Map<number, HourRow>>();
@@ -66,7 +76,10 @@ export class MemoryLedger implements Ledger {
       if (!this.ownersIn.has(e.capabilityId)) this.ownersIn.set(e.capabilityId, new Set());
       if (e.ownerUserId !== null) this.ownersIn.get(e.capabilityId)!.add(e.ownerUserId);
     }
-    for (const a of setup.accounts) this.keyOwners.set(`key:${a.apiKeyId}`, a.userId);
+    for (const a of setup.accounts) {
+      this.keyOwners.set(`key:${a.apiKeyId}`, a.userId);
+      this.createdAt.set(a.userId, a.createdAt);
+    }
   }
 
   addDiscovery(d: SimDiscovery): void {
@@ -98,31 +111,44 @@ export class MemoryLedger implements Ledger {
   async close(): Promise<void> {}
 
   private countOne(r: SimReport): number {
-    const reporter = r.principal ? this.reporterOf(r.principal) : PROBE;
+    const sender = r.principal ? this.reporterOf(r.principal) : PROBE;
+    const evidence = sender.kind !== "probe" && r.payment ? r.payment : null;
+    // A verified paid report of a success counts as the paying wallet's (kind "paid"), whoever sent it;
+    // a failure with evidence counts as the sender's unpaid report (the provider's wallet: 0 either way).
+    const paid = evidence && r.success ? evidence : null;
+    const kind = paid ? "paid" : sender.kind;
+    const key = paid ? `p:${paid.wallet}` : sender.key;
     const hour = hourOf(r.at);
-    // weighed: nothing for the provider's own account or a competitor's, double when tied to the caller's discovery.
+    // weighed: nothing for the provider's own account or a competitor's, nor for the provider's own
+    // wallet; the paid weight for other verified payments; double when tied to the caller's discovery;
+    // an unpaid report from a young account at newAccountFactor.
     let w: number;
-    if (reporter.userId !== null && this.owners.get(r.endpointId) === reporter.userId) w = WEIGHTS.ownProvider;
-    else if (reporter.userId !== null && this.ownersIn.get(this.capabilityOf.get(r.endpointId)!)?.has(reporter.userId)) w = WEIGHTS.competitor;
-    else if (reporter.baseWeight !== 0 && this.tiedToDiscovery(r, reporter)) w = reporter.baseWeight * WEIGHTS.discoveryBonus;
-    else w = reporter.baseWeight;
+    if (sender.userId !== null && this.owners.get(r.endpointId) === sender.userId) w = WEIGHTS.ownProvider;
+    else if (sender.userId !== null && this.ownersIn.get(this.capabilityOf.get(r.endpointId)!)?.has(sender.userId)) w = WEIGHTS.competitor;
+    else if (evidence?.provider) w = WEIGHTS.providerPayer;
+    else {
+      const base = paid ? WEIGHTS.paid : sender.baseWeight;
+      w = base !== 0 && this.tiedToDiscovery(r, sender) ? base * WEIGHTS.discoveryBonus : base;
+      const created = sender.userId !== null ? this.createdAt.get(sender.userId) : undefined;
+      if (!paid && created !== undefined && created > r.at - WEIGHTS.newAccountDays * 86_400_000) w *= WEIGHTS.newAccountFactor;
+    }
     // capped: as far as the reporter's uncapped total for the endpoint-hour leaves room.
     let cw = w;
-    if (reporter.kind !== "probe" && w !== 0) {
-      const key = `${r.endpointId}|${hour}|${reporter.key}`;
-      const used = this.totals.get(key) ?? 0;
-      const cap = reporter.kind === "authenticated" ? CAPS.authenticatedPerReporter : CAPS.anonymousPerReporter;
+    if (kind !== "probe" && w !== 0) {
+      const k = `${r.endpointId}|${hour}|${key}`;
+      const used = this.totals.get(k) ?? 0;
+      const cap = kind === "paid" ? CAPS.paidPerPayer : kind === "authenticated" ? CAPS.authenticatedPerReporter : CAPS.anonymousPerReporter;
       cw = Math.max(0, Math.min(w, cap - used));
-      if (w > 0) this.totals.set(key, used + w);
+      if (w > 0) this.totals.set(k, used + w);
     }
-    // counted: anonymous reports, and account reports, then share their kind's endpoint-hour pool, again oldest first.
+    // counted: each kind (anonymous, unpaid accounts, paying wallets) then shares its endpoint-hour pool, again oldest first.
     let fw = cw;
-    if (reporter.kind !== "probe" && cw > 0) {
-      const anonymous = reporter.kind === "anonymous";
-      const key = `${r.endpointId}|${hour}|${anonymous ? ANONYMOUS_POOL_KEY : ACCOUNTS_POOL_KEY}`;
-      const used = this.totals.get(key) ?? 0;
-      fw = Math.max(0, Math.min(cw, (anonymous ? CAPS.anonymousPerEndpoint : CAPS.authenticatedPerEndpoint) - used));
-      this.totals.set(key, used + cw);
+    if (kind !== "probe" && cw > 0) {
+      const pool = kind === "anonymous" ? ANONYMOUS_POOL_KEY : kind === "paid" ? PAID_POOL_KEY : ACCOUNTS_POOL_KEY;
+      const k = `${r.endpointId}|${hour}|${pool}`;
+      const used = this.totals.get(k) ?? 0;
+      fw = Math.max(0, Math.min(cw, (kind === "anonymous" ? CAPS.anonymousPerEndpoint : kind === "paid" ? CAPS.paidPerEndpoint : CAPS.authenticatedPerEndpoint) - used));
+      this.totals.set(k, used + cw);
     }
     const rows = this.rows(r.endpointId);
     let row = rows.get(hour);

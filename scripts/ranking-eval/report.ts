@@ -26,6 +26,7 @@ function quantile(xs: number[], q: number): number | null {
   return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
 }
 
+const usd = (x: number) => `$${x.toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const hits = (h: Hits) => `${pct(share(h), 0)} (${pct(nearShare(h), 0)})`;
 
 export function checkTargets(r: EvalResult): TargetCheck[] {
@@ -117,12 +118,17 @@ export function formatReport(r: EvalResult): string {
       "",
       "**Adversaries**, each in its own run against every capability, compared hour by hour with the same run without it (first place per capability and preset):",
       "",
-      "| adversary | pairs moved in any hour | in >= 10% of hours | hours differing |",
-      "|---|---|---|---|",
+      "| adversary | pairs moved in any hour | in >= 10% of hours | hours differing | capabilities moved | paid reports | spent (USD) | USD per capability moved |",
+      "|---|---|---|---|---|---|---|---|",
     );
     for (const a of r.attacks) {
-      out.push(`| ${a.adversary}${a.listed ? "" : " (beyond the issue's list)"}: ${a.description} | ${a.pairsMovedOnce} of ${a.pairs} | ${a.pairsMoved10} | ${pct(a.differing / a.samples, 2)} |`);
+      const per = a.capabilitiesMoved ? `${usd(a.attackUsd / a.capabilitiesMoved)}` : "moved nothing";
+      out.push(
+        `| ${a.adversary}${a.listed ? "" : " (beyond the issues' lists)"}: ${a.description} | ${a.pairsMovedOnce} of ${a.pairs} | ${a.pairsMoved10} | ${pct(a.differing / a.samples, 2)} | ${a.capabilitiesMoved} | ${a.paidReports.toLocaleString("en")} | ${usd(a.attackUsd)} | ${per} |`,
+      );
     }
+    const paid = r.attacks[0];
+    out.push("", `Honest reports with verified payment in the clean run the adversaries are compared with: ${paid.honestPaidReports.toLocaleString("en")} (of ${r.worlds.find((w) => w.policy === "capdex" && w.adversary === "none")?.counts.honestReports.toLocaleString("en")} honest reports).`);
   }
   out.push("", "**Targets**", "", "| target | measured | wanted | |", "|---|---|---|---|");
   for (const t of checkTargets(r)) out.push(`| ${t.name} | ${t.value} | ${t.target} | ${t.ok ? "met" : "MISSED"} |`);

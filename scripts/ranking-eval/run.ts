@@ -52,6 +52,13 @@ export type AttackFigures = {
   pairsMovedOnce: number;
   pairsMoved10: number;
   pairs: number;
+  /** Capabilities with at least one preset's first place moved. */
+  capabilitiesMoved: number;
+  /** What the attack spent (USD: payments to rivals; payments to itself come back) and its paid reports. */
+  attackUsd: number;
+  paidReports: number;
+  /** The clean run's honest reports with verified payment, and their value (USD), over the attack's hours. */
+  honestPaidReports: number;
 };
 export type EvalResult = {
   config: EvalConfig;
@@ -91,7 +98,11 @@ function addWorld(into: PolicyFigures, w: WorldResult): void {
 }
 
 export function compareTops(into: AttackFigures, clean: WorldResult, attacked: WorldResult, fromHour: number): void {
-  clean.tops.forEach((perPreset, c) =>
+  into.attackUsd += attacked.counts.attackUsd;
+  into.paidReports += attacked.counts.paidAttackReports;
+  into.honestPaidReports += clean.counts.paidHonestReports;
+  clean.tops.forEach((perPreset, c) => {
+    let capabilityMoved = false;
     perPreset.forEach((hours, p) => {
       let moved = 0;
       let n = 0;
@@ -103,9 +114,11 @@ export function compareTops(into: AttackFigures, clean: WorldResult, attacked: W
       into.differing += moved;
       into.pairs++;
       if (moved > 0) into.pairsMovedOnce++;
+      if (moved > 0) capabilityMoved = true;
       if (moved >= 0.1 * n) into.pairsMoved10++;
-    }),
-  );
+    });
+    if (capabilityMoved) into.capabilitiesMoved++;
+  });
 }
 
 async function sqlLedger(setup: LedgerSetup): Promise<Ledger> {
@@ -133,6 +146,10 @@ export async function runEvaluation(config: EvalConfig, log: (line: string) => v
     pairsMovedOnce: 0,
     pairsMoved10: 0,
     pairs: 0,
+    capabilitiesMoved: 0,
+    attackUsd: 0,
+    paidReports: 0,
+    honestPaidReports: 0,
   }));
   const worlds: EvalResult["worlds"] = [];
   const attackedSeeds = new Set(config.seeds.slice(0, config.adversarySeeds ?? config.seeds.length));
@@ -156,7 +173,7 @@ export async function runEvaluation(config: EvalConfig, log: (line: string) => v
       worlds.push({ seed, policy: w.config.policy, adversary: w.config.adversary, ms: w.ms, counts: w.counts });
       if (w.config.adversary === "none") addWorld(policies[w.config.policy], w);
       const a = attacks.find((x) => x.adversary === w.config.adversary);
-      if (a) compareTops(a, clean, w, a.adversary.startsWith("burst") ? burstAt(config.days) / HOUR : 0);
+      if (a) compareTops(a, clean, w, a.adversary.startsWith("burst") || a.adversary === "aged_accounts" ? burstAt(config.days) / HOUR : 0);
     }
     const network = generateNetwork(seed, config);
     const c = ceilingOf(network, new TruthBook());

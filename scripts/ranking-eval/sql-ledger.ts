@@ -27,9 +27,9 @@ async function insertSetup(db: Db, setup: LedgerSetup): Promise<void> {
     select x.id, split_part(x.id, '.', 1), x.title from jsonb_to_recordset(${JSON.stringify(caps.filter((c) => used.has(c.id)))}::jsonb) as x(id text, title text)
     on conflict do nothing`);
   const users = new Map(setup.accounts.map((a) => [a.userId, a]));
-  // Established accounts (a year old): the simulation has no account ages, so the new-account discount never applies.
+  // Each account signed up when the simulation says (the new-account discount reads users.created_at).
   await db.execute(sql`insert into users (id, email, created_at)
-    select x.id, 'sim-' || x.id || '@example.com', now() - interval '1 year' from jsonb_to_recordset(${JSON.stringify([...users.keys()].map((id) => ({ id })))}::jsonb) as x(id text)`);
+    select x.id, 'sim-' || x.id || '@example.com', x.at from jsonb_to_recordset(${JSON.stringify([...users.values()].map((a) => ({ id: a.userId, at: iso(a.createdAt) })))}::jsonb) as x(id text, at timestamptz)`);
   await db.execute(sql`insert into api_keys (id, user_id, prefix, hash)
     select x.id::uuid, x.user_id, 'cdx_sim', md5(x.id) || md5(x.user_id)
     from jsonb_to_recordset(${JSON.stringify(setup.accounts.map((a) => ({ id: a.apiKeyId, user_id: a.userId })))}::jsonb) as x(id text, user_id text)`);
@@ -83,6 +83,13 @@ class SqlLedger implements Ledger {
         : { endpointId: r.endpointId, success: r.success, latencyMs: r.latencyMs, statusCode: null, discoveryId: null, reporterKind: "probe", reporterKey: "probe", userId: null, weight: WEIGHTS.probe };
       return { id: r.id, endpoint_id: v.endpointId, success: v.success, latency_ms: v.latencyMs, discovery_id: v.discoveryId, reporter_kind: v.reporterKind, reporter_key: v.reporterKey, user_id: v.userId, weight: v.weight, at: iso(r.at) };
     });
+    // Verified payment evidence, as verifyPendingEvidence leaves it (written before its report, as the service does).
+    const paid = reports.filter((r) => r.principal && r.payment).map((r) => ({ id: r.id, endpoint_id: r.endpointId, payer: r.payment!.wallet, provider: r.payment!.provider, at: iso(r.at) }));
+    if (paid.length) {
+      await this.db.execute(sql`insert into payment_evidence (report_id, endpoint_id, network, transaction, payer, payer_is_provider, status, checked_at, created_at)
+        select x.id, x.endpoint_id, 'eip155:8453', '0x' || replace(x.id::text, '-', ''), x.payer, x.provider, 'verified', x.at, x.at
+        from jsonb_to_recordset(${JSON.stringify(paid)}::jsonb) as x(id uuid, endpoint_id uuid, payer text, provider boolean, at timestamptz)`);
+    }
     await this.db.execute(sql`insert into outcome_reports (id, endpoint_id, success, latency_ms, discovery_id, reporter_kind, reporter_key, user_id, weight, created_at)
       select x.id, x.endpoint_id, x.success, round(x.latency_ms)::int, x.discovery_id, x.reporter_kind, x.reporter_key, x.user_id, x.weight, x.at
       from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(id uuid, endpoint_id uuid, success boolean, latency_ms float8, discovery_id uuid,

@@ -4,8 +4,8 @@
 // reads the figures that gives, so the ranking lags the reports by about a minute, as in service.
 import type { Candidate } from "@/lib/discovery/candidates";
 import type { RankingPreset } from "@/lib/schemas/discover";
-import { attackReports, ownerOf, targetsOf, adversaryAccounts, type AdversaryKind } from "./adversary";
-import { honestAccounts, honestAgent, MAX_ATTEMPTS, orderFor, type Policy } from "./agents";
+import { attackReports, burstAt, ownerOf, targetsOf, adversaryAccounts, type AdversaryKind } from "./adversary";
+import { honestAccounts, honestAgent, honestWallet, MAX_ATTEMPTS, orderFor, type Policy } from "./agents";
 import { FiguresStore } from "./figures";
 import { MemoryLedger, type Ledger, type LedgerSetup, type SimReport } from "./ledger";
 import { CHECKPOINTS, Metrics } from "./metrics";
@@ -40,21 +40,27 @@ export type WorldResult = {
   metrics: Metrics;
   /** Top endpoint (index) per capability, preset and hour of the run. */
   tops: Int8Array[][];
-  counts: { honestReports: number; probeReports: number; attackReports: number; calls: number };
+  counts: { honestReports: number; paidHonestReports: number; probeReports: number; attackReports: number; paidAttackReports: number; attackUsd: number; calls: number };
   ms: number;
 };
 
 const STEP = 60_000;
 
-export function ledgerSetup(network: Network): LedgerSetup {
+export function ledgerSetup(network: Network, adversary: AdversaryKind = "none"): LedgerSetup {
+  // Honest callers' and providers' accounts are established (a year old); an adversary's sign up when it says.
+  const established = network.startMs - 365 * DAY;
+  const burstMs = network.startMs + burstAt(Math.round((network.endMs - network.startMs) / DAY));
   return {
     endpoints: network.capabilities.flatMap((cap) =>
       cap.endpoints.map((e) => ({ id: e.id, capabilityId: cap.id, price: e.price, ownerUserId: ownerOf(cap.index, e.index).userId })),
     ),
     accounts: [
-      ...honestAccounts,
-      ...network.capabilities.flatMap((cap) => [...cap.endpoints.map((e) => ownerOf(cap.index, e.index)), ...adversaryAccounts(cap.index)]),
-    ].map((a) => ({ apiKeyId: a.apiKeyId, userId: a.userId })),
+      ...honestAccounts.map((account) => ({ account, createdAt: established })),
+      ...network.capabilities.flatMap((cap) => [
+        ...cap.endpoints.map((e) => ({ account: ownerOf(cap.index, e.index), createdAt: established })),
+        ...adversaryAccounts(adversary, cap.index, burstMs),
+      ]),
+    ].map(({ account, createdAt }) => ({ apiKeyId: account.apiKeyId, userId: account.userId, createdAt })),
   };
 }
 
@@ -69,7 +75,7 @@ export async function runWorld(config: WorldConfig): Promise<WorldResult> {
   const network = generateNetwork(seed, config);
   const truth = new TruthBook();
   const targets = targetsOf(network, truth);
-  const setup = ledgerSetup(network);
+  const setup = ledgerSetup(network, config.adversary);
   const ledger = config.ledger ? await config.ledger(setup) : new MemoryLedger(setup);
   const store = new FiguresStore(ledger, config.verifyFigures);
   const metrics = new Metrics();
@@ -82,7 +88,7 @@ export async function runWorld(config: WorldConfig): Promise<WorldResult> {
   const reportsTo = caps.map((cap) => new Int32Array(cap.endpoints.length));
   const hours = Math.ceil((network.endMs - network.startMs) / HOUR);
   const tops = caps.map(() => PRESETS.map(() => new Int8Array(hours).fill(-1)));
-  const counts = { honestReports: 0, probeReports: 0, attackReports: 0, calls: 0 };
+  const counts = { honestReports: 0, paidHonestReports: 0, probeReports: 0, attackReports: 0, paidAttackReports: 0, attackUsd: 0, calls: 0 };
   let draws = 0;
   const draw = () => uniform(seed, 50, draws++);
 
@@ -136,6 +142,7 @@ export async function runWorld(config: WorldConfig): Promise<WorldResult> {
 
   function call(cap: TrueCapability, n: number, at: number) {
     const { principal, preset } = honestAgent(seed, cap.index, n);
+    const wallet = honestWallet(principal);
     const list = order(cap, preset, at);
     config.onAnswer?.(at, cap.index, preset, list.map((c) => c.id));
     const discoveryId = uuidOf(0xd1000000, cap.index, n);
@@ -152,7 +159,11 @@ export async function runWorld(config: WorldConfig): Promise<WorldResult> {
       const i = indexOf(cap, list[j].id);
       const o = callOutcome(cap.endpoints[i], seed, n, when);
       when += Math.round(o.latencyMs);
-      add({ id: uuidOf(0x71000000, cap.index, n * 4 + j), endpointId: list[j].id, at: when, success: o.success, latencyMs: o.latencyMs, discoveryId, principal });
+      // A paying caller's successful call was settled (x402 settles once the answer is served), and it
+      // sends the settlement with its report; a failed call was not paid, so it reports without.
+      const payment = wallet && o.success && cap.endpoints[i].price > 0 ? { wallet, provider: false } : null;
+      add({ id: uuidOf(0x71000000, cap.index, n * 4 + j), endpointId: list[j].id, at: when, success: o.success, latencyMs: o.latencyMs, discoveryId, principal, payment });
+      if (payment) counts.paidHonestReports++;
       honest[cap.index]++;
       reportsTo[cap.index][i]++;
       counts.honestReports++;
@@ -179,8 +190,10 @@ export async function runWorld(config: WorldConfig): Promise<WorldResult> {
   function attack(cap: TrueCapability, r: ReturnType<typeof attackReports>[number], n: number) {
     const discoveryId = uuidOf(0xda000000, cap.index, n);
     ledger.addDiscovery({ id: discoveryId, at: r.at - 2_000, capabilityId: cap.id, principal: r.principal, endpointIds: cap.endpoints.map((e) => e.id) });
-    add({ id: uuidOf(0x73000000, cap.index, n), endpointId: r.endpointId, at: r.at, success: r.success, latencyMs: r.latencyMs, discoveryId, principal: r.principal });
+    add({ id: uuidOf(0x73000000, cap.index, n), endpointId: r.endpointId, at: r.at, success: r.success, latencyMs: r.latencyMs, discoveryId, principal: r.principal, payment: r.payment ?? null });
     counts.attackReports++;
+    if (r.payment) counts.paidAttackReports++;
+    counts.attackUsd += r.costUsd ?? 0;
   }
 
   const attackN = new Int32Array(caps.length);

@@ -223,6 +223,17 @@ describe("how paid reports weigh", () => {
     expect(f).toMatchObject({ paid_reports_7d: 1, distinct_payers_7d: 1, distinct_reporters_7d: 1 });
   });
 
+  it("weighs a failure with verified evidence as its sender's unpaid report: the money proves the call, not the failure", async () => {
+    const e = await paidEndpoint();
+    // A rival paying for real calls to report them failed: from an address, nothing; from an account, an account's weight.
+    expect((await paidReport(e, payer, false)).payment_evidence).toBe("verified");
+    const account = await addAccount(t.db, "paid-failure");
+    const tx = await pay(payer);
+    expect((await recordOutcome(t.db, { endpoint_id: e, success: false, payment: { network: "base-sepolia", transaction: tx } }, account)).payment_evidence).toBe("verified");
+    await rollUpAll(t.db);
+    expect(await rollupOf(t.db, e)).toMatchObject({ reports: 2, w_success: 0, w_total: WEIGHTS.authenticated });
+  }, 30_000);
+
   it("caps one wallet's paid reports per endpoint-hour at paidPerPayer, whatever address or account sends them", async () => {
     const e = await paidEndpoint();
     const account = await addAccount(t.db, "payer-cap");
