@@ -16,6 +16,8 @@ export function CheckNowForm({ submissionId }: { submissionId: string }) {
           ? "Looking the record up…"
           : state.outcome === "verified"
             ? "Found it: verified."
+            : state.outcome === "pending_capability"
+              ? "Found it: the domain is proven; the endpoint waits for its capability."
             : state.outcome === "not_verified"
               ? "Checked just now: not verified yet (what was found is below)."
               : state.outcome === "error"
