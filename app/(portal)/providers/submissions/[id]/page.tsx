@@ -35,13 +35,13 @@ async function findSubmission(db: Db, id: string): Promise<SubmissionOut | null>
   }
 }
 
-/** The proposal a submission waits for while its capability is not in the registry: its title, or null. */
-async function waitingFor(db: Db, sub: SubmissionOut): Promise<{ title: string } | null> {
+/** The proposal a submission waits for while its capability is not in the registry (with its title), or null. */
+async function waitingFor(db: Db, sub: SubmissionOut): Promise<{ title: string | null } | null> {
   if (!sub.proposal_id || (await getRegistry(db)).byId.has(sub.capability_id)) return null;
   try {
     return { title: (await getProposal(db, sub.proposal_id)).title };
   } catch (err) {
-    if (isApiError(err) && err.code === "proposal_not_found") return { title: sub.capability_id };
+    if (isApiError(err) && err.code === "proposal_not_found") return { title: null };
     throw err;
   }
 }
@@ -92,7 +92,8 @@ export default async function SubmissionPage({ params }: { params: Promise<{ id:
         <dd data-testid="submission-capability">
           {proposal ? (
             <>
-              <code className="font-mono">{sub.capability_id}</code> ({proposal.title}), proposed:{" "}
+              <code className="font-mono">{sub.capability_id}</code>
+              {proposal.title ? ` (${proposal.title})` : ""}, proposed:{" "}
               <Link className="underline" href="/capabilities/proposals">
                 waiting for an operator&apos;s decision
               </Link>
