@@ -3,6 +3,13 @@
 import { useActionState } from "react";
 import { checkNowAction, type CheckState } from "@/app/(portal)/providers/submissions/[id]/actions";
 
+const RESULT: Record<Exclude<CheckState["outcome"], "error">, string> = {
+  idle: "",
+  verified: "Found it: verified.",
+  pending_capability: "Found it: the domain is proven; the endpoint waits for its capability.",
+  not_verified: "Checked just now: not verified yet (what was found is below).",
+};
+
 export function CheckNowForm({ submissionId }: { submissionId: string }) {
   const [state, action, pending] = useActionState<CheckState, FormData>(checkNowAction, { seq: 0, outcome: "idle" });
   return (
@@ -12,15 +19,7 @@ export function CheckNowForm({ submissionId }: { submissionId: string }) {
         {pending ? "Checking…" : "Check now"}
       </button>
       <p role="status" className="text-sm text-slate-800" data-testid="check-result">
-        {pending
-          ? "Looking the record up…"
-          : state.outcome === "verified"
-            ? "Found it: verified."
-            : state.outcome === "not_verified"
-              ? "Checked just now: not verified yet (what was found is below)."
-              : state.outcome === "error"
-                ? `Could not check: ${state.message ?? ""}`
-                : ""}
+        {pending ? "Looking the record up…" : state.outcome === "error" ? `Could not check: ${state.message ?? ""}` : RESULT[state.outcome]}
       </p>
     </form>
   );

@@ -3,13 +3,107 @@
 // API's schema; errors appear beside their field, and focus moves to the first one (or the next step).
 import { useActionState, useEffect, useRef } from "react";
 import { wizardAction, type WizardState } from "@/app/(portal)/providers/submit/actions";
-import { WIZARD_FIELDS, WIZARD_STEPS, type WizardField } from "@/lib/portal/wizard-steps";
+import { PROPOSE_CHOICE, WIZARD_FIELDS, WIZARD_STEPS, isProposing, type WizardField } from "@/lib/portal/wizard-steps";
 import { NETWORK_NAMES } from "@/lib/schemas/networks";
 import { CapabilityPicker, type CapabilityOption } from "./capability-picker";
 import { FieldError, TextField } from "./field";
 import { Notice } from "./notice";
 
 const select = "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-950";
+
+function TextArea({ name, label, value, error, hint, rows = 3, maxLength }: { name: string; label: React.ReactNode; value: string; error?: string; hint?: string; rows?: number; maxLength?: number }) {
+  const describedBy = [hint ? `field-${name}-hint` : null, error ? `field-${name}-error` : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div>
+      <label htmlFor={`field-${name}`} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      {hint && (
+        <p id={`field-${name}-hint`} className="text-xs text-slate-600">
+          {hint}
+        </p>
+      )}
+      <textarea
+        id={`field-${name}`}
+        name={name}
+        rows={rows}
+        maxLength={maxLength}
+        defaultValue={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        className={`${select} ${error ? "border-red-700" : ""}`}
+      />
+      <FieldError id={`field-${name}-error`} message={error} />
+    </div>
+  );
+}
+
+/**
+ * Pick a capability, or (none fits) propose one: two radios, and CSS alone (:has, so it works
+ * without JavaScript too) shows the list or the proposal's fields for the one checked.
+ */
+function CapabilityChoice({
+  proposing,
+  values,
+  errors,
+  children,
+}: {
+  proposing: boolean;
+  values: Partial<Record<WizardField, string>>;
+  errors: Partial<Record<WizardField | "form", string>>;
+  children: React.ReactNode;
+}) {
+  const v = (f: WizardField) => values[f] ?? "";
+  const radio = "h-4 w-4 accent-indigo-700";
+  return (
+    <fieldset className="group/cap space-y-3">
+      <legend className="text-sm font-medium text-slate-800">Which capability does it serve?</legend>
+      <div className="flex flex-wrap gap-x-6 gap-y-2 text-sm text-slate-900">
+        <label className="flex items-center gap-2">
+          <input type="radio" id="cap-choice-pick" name="capability_choice" value="pick" defaultChecked={!proposing} className={radio} />
+          Pick it from the list
+        </label>
+        <label className="flex items-center gap-2">
+          <input type="radio" id="cap-choice-propose" name="capability_choice" value={PROPOSE_CHOICE} defaultChecked={proposing} className={radio} />
+          None fits — propose a capability
+        </label>
+      </div>
+      <div className="group-has-[#cap-choice-propose:checked]/cap:hidden">{children}</div>
+      <div className="hidden space-y-4 rounded-lg border border-slate-200 p-4 group-has-[#cap-choice-propose:checked]/cap:block" data-testid="propose-capability">
+        <Notice tone="info" title="The listing waits for an operator">
+          You still prove your domain with a DNS record. Then the endpoint waits, as “Waiting for its capability”, until an operator accepts the
+          capability you propose (it is listed at once) or rejects it (the submission is closed, with the operator&apos;s note). If someone already
+          proposed the same id, your endpoint joins that proposal.
+        </Notice>
+        <TextField
+          name="proposed_id"
+          label="Suggested capability id"
+          defaultValue={v("proposed_id")}
+          error={errors.proposed_id}
+          hint="<category>.<name> in lower snake_case, e.g. astro.moon_phase; the part before the dot is its category (an existing one, or a new one)."
+          placeholder="astro.moon_phase"
+          autoCapitalize="none"
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <TextField name="proposed_title" label="Capability title" defaultValue={v("proposed_title")} error={errors.proposed_title} hint="3 to 100 characters, e.g. Moon phase." />
+        <TextArea name="proposed_description" label="What the job is" value={v("proposed_description")} error={errors.proposed_description} hint="10 to 500 characters: what an agent gets from any endpoint of this capability." rows={2} maxLength={500} />
+        <TextArea
+          name="proposed_examples"
+          label={
+            <>
+              Example needs, one a line <span className="font-normal text-slate-600">(optional, at most 10)</span>
+            </>
+          }
+          value={v("proposed_examples")}
+          error={errors.proposed_examples}
+          hint="What an agent would ask for in plain words, e.g. is it a full moon tonight."
+          rows={3}
+        />
+      </div>
+    </fieldset>
+  );
+}
 
 function JsonField({ name, label, value, error, placeholder }: { name: string; label: string; value: string; error?: string; placeholder: string }) {
   return (
@@ -65,6 +159,7 @@ export function SubmitWizard({
   }, [state.seq, errors]);
 
   const v = (f: WizardField) => values[f] ?? "";
+  const proposing = isProposing(values);
   const stepFields = current.fields as readonly string[];
 
   return (
@@ -118,14 +213,20 @@ export function SubmitWizard({
               </select>
               <FieldError id="field-method-error" message={errors.method} />
             </div>
-            <CapabilityPicker options={capabilities} categories={categories} defaultValue={v("capability_id")} error={errors.capability_id} />
-            <div>
-              <label htmlFor="field-description" className="block text-sm font-medium text-slate-800">
-                Description <span className="font-normal text-slate-600">(optional)</span>
-              </label>
-              <textarea id="field-description" name="description" rows={3} maxLength={500} defaultValue={v("description")} aria-invalid={errors.description ? true : undefined} aria-describedby={errors.description ? "field-description-error" : undefined} className={`${select} ${errors.description ? "border-red-700" : ""}`} />
-              <FieldError id="field-description-error" message={errors.description} />
-            </div>
+            <CapabilityChoice proposing={proposing} values={values} errors={errors}>
+              <CapabilityPicker options={capabilities} categories={categories} defaultValue={v("capability_id")} error={errors.capability_id} />
+            </CapabilityChoice>
+            <TextArea
+              name="description"
+              label={
+                <>
+                  Description <span className="font-normal text-slate-600">(optional)</span>
+                </>
+              }
+              value={v("description")}
+              error={errors.description}
+              maxLength={500}
+            />
             <details className="rounded-lg border border-slate-200 p-4" open={Boolean(v("call_input_example") || v("call_input_schema") || v("call_output_example") || errors.call_input_example || errors.call_input_schema || errors.call_output_example)}>
               <summary className="cursor-pointer font-medium text-slate-900">How to call it (optional)</summary>
               <p className="mt-2 text-sm text-slate-700">
@@ -167,7 +268,7 @@ export function SubmitWizard({
                 {v("method")} {v("endpoint_url")}
               </dd>
               <dd className="text-slate-700">
-                as {v("capability_id")}, {v("price_per_call")} USD per call on {v("network")} ({v("accepted_assets")})
+                as {proposing ? `${v("proposed_id")} (proposed: listed once an operator accepts it)` : v("capability_id")}, {v("price_per_call")} USD per call on {v("network")} ({v("accepted_assets")})
               </dd>
             </dl>
           </>

@@ -1,5 +1,6 @@
 // A provider's journey: the wizard from the empty form (invalid fields first) to the DNS step, the
-// record served by a real DNS server on loopback, "Check now", and the listed endpoint.
+// record served by a real DNS server on loopback, "Check now", and the listed endpoint; and the
+// "None fits" path, whose submission waits for the capability it proposes.
 import { expect, test, type Page } from "@playwright/test";
 import { startDnsServer, type DnsTestServer } from "../helpers/dns-server";
 import { E2E_DNS_PORT } from "./support/env";
@@ -120,6 +121,63 @@ test("the wizard from an empty form to a listed endpoint", async ({ page }) => {
   await expect(page.getByTestId("ranked-endpoints").getByText(provider)).toBeVisible();
 });
 
+test("none fits: the wizard proposes a capability, and the submission waits for it once the domain is proven", async ({ page }) => {
+  const host = `api.propose-${suffix()}.test`;
+  const capability = `ocean.tide_times_${suffix()}`;
+  await page.goto("/providers/submit");
+  await page.getByLabel("Endpoint URL").fill(`http://${host}/v1/tides`);
+  // The list shows until "None fits" is chosen; then the proposal's fields, and what waiting means.
+  await expect(page.getByLabel("Suggested capability id")).toBeHidden();
+  await page.getByLabel("None fits — propose a capability").check();
+  await expect(page.getByLabel("Capability", { exact: true })).toBeHidden();
+  await expect(page.getByTestId("propose-capability")).toContainText("The listing waits for an operator");
+  await checkPage(page, "submit-propose", { afterAction: true });
+
+  // Empty, then an id that exists: refused beside the field, as the API refuses them.
+  await next(page);
+  await expect(page.locator("#field-proposed_id-error")).toContainText("<category>.<name>");
+  await expect(page.locator("#field-proposed_title-error")).toHaveText("At least 3 characters.");
+  await expect(page.locator("#field-capability_id-error")).toHaveCount(0);
+  await expect(page.getByLabel("Suggested capability id")).toBeFocused();
+  await page.getByLabel("Suggested capability id").fill("weather.current");
+  await page.getByLabel("Capability title").fill("Tide times");
+  await page.getByLabel("What the job is").fill("High and low tide times for a harbour and a date");
+  await page.getByLabel("Example needs, one a line").fill("when is high tide in Bergen tomorrow\ntide table for Brest");
+  await next(page);
+  await expect(page.locator("#field-proposed_id-error")).toHaveText("weather.current is already a capability: pick it from the list instead of proposing it.");
+  await expect(page.getByLabel("Capability title")).toHaveValue("Tide times");
+  await page.getByLabel("Suggested capability id").fill(capability);
+  await next(page);
+
+  await expect(page.getByRole("heading", { name: "Step 2 of 4: Pricing" })).toBeVisible();
+  await page.getByLabel("Price per call (USD)").fill("0.001");
+  await next(page);
+  await page.getByLabel("Provider name").fill("Tide Tables Ltd");
+  await page.getByLabel("Contact e-mail").fill("ops@tides.test");
+  await expect(page.getByText(`as ${capability} (proposed: listed once an operator accepts it)`)).toBeVisible();
+  await next(page);
+
+  // The DNS step as usual, saying what comes after it.
+  await expect(page).toHaveURL(/\/providers\/submissions\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("submission-status")).toHaveAttribute("data-status", "pending_verification");
+  await expect(page.getByTestId("submission-capability")).toContainText(`${capability} (Tide times), proposed`);
+  await expect(page.getByTestId("proposal-next")).toContainText(capability);
+  const name = (await page.getByTestId("record-name").innerText()).trim();
+  const value = (await page.getByTestId("record-value").innerText()).trim();
+  dns.setTxt(name, [value]);
+  await page.getByRole("button", { name: "Check now" }).click();
+  await expect(page.getByTestId("submission-status")).toHaveAttribute("data-status", "pending_capability");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Domain proven: waiting for its capability");
+  await expect(page.getByText(`Waiting for capability ${capability} to be accepted`)).toBeVisible();
+  await checkPage(page, "submission-pending-capability", { afterAction: true });
+
+  // The proposal is open, with this endpoint among the listings that would join it.
+  await page.goto("/capabilities/proposals");
+  const item = page.locator("li", { hasText: capability });
+  await expect(item).toContainText("Tide times");
+  await expect(item).toContainText(host);
+});
+
 test("the submission page updates by itself when the state changes elsewhere", async ({ page, request }) => {
   const host = `api.refresh-${suffix()}.test`;
   const res = await request.post("/api/submit", {
@@ -154,6 +212,33 @@ test("the wizard works without JavaScript", async ({ browser }) => {
   await next(page);
   await expect(page).toHaveURL(/\/providers\/submissions\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("record-name")).toContainText("_capdex-challenge.api.nojs-");
+  await context.close();
+});
+
+test("none fits works without JavaScript too", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: WIDE });
+  const page = await context.newPage();
+  const capability = `ocean.swell_${suffix()}`;
+  await page.goto("/providers/submit");
+  await page.getByLabel("Endpoint URL").fill(`http://api.nojs-propose-${suffix()}.test/swell`);
+  await page.getByLabel("None fits — propose a capability").check();
+  await expect(page.getByLabel("Capability", { exact: true })).toBeHidden();
+  await page.getByLabel("Suggested capability id").fill("Swell");
+  await page.getByLabel("Capability title").fill("Swell forecast");
+  await page.getByLabel("What the job is").fill("Wave height and period for a beach");
+  await next(page);
+  // the server's answer keeps the choice and says what is wrong
+  await expect(page.locator("#field-proposed_id-error")).toContainText("lower snake_case");
+  await expect(page.getByLabel("None fits — propose a capability")).toBeChecked();
+  await page.getByLabel("Suggested capability id").fill(capability);
+  await next(page);
+  await page.getByLabel("Price per call (USD)").fill("0");
+  await next(page);
+  await page.getByLabel("Provider name").fill("No Script Surf");
+  await page.getByLabel("Contact e-mail").fill("ops@nojs-surf.test");
+  await next(page);
+  await expect(page).toHaveURL(/\/providers\/submissions\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("submission-capability")).toContainText(`${capability} (Swell forecast), proposed`);
   await context.close();
 });
 

@@ -83,6 +83,37 @@ describe("the submission wizard's checks", () => {
     expect(stepOfPointer("#/price_per_call")).toEqual({ step: 1, field: "price_per_call" });
     expect(stepOfPointer("#/contact_email")).toEqual({ step: 2, field: "contact_email" });
     expect(stepOfPointer("#/payment_type")).toEqual({ step: 0, field: null });
+    expect(stepOfPointer("#/proposed_capability/id")).toEqual({ step: 0, field: "proposed_id" });
+    expect(stepOfPointer("#/proposed_capability/example_intents/2")).toEqual({ step: 0, field: "proposed_examples" });
+    expect(stepOfPointer("#/proposed_capability")).toEqual({ step: 0, field: "proposed_id" });
+  });
+
+  it("proposing a capability sends proposed_capability instead of capability_id", () => {
+    const proposing: WizardValues = {
+      ...good,
+      capability_choice: "propose",
+      proposed_id: " astro.moon_phase ",
+      proposed_title: "Moon phase",
+      proposed_description: "The moon's phase for a date and place",
+      proposed_examples: "is it a full moon tonight\r\n\r\nmoon phase on 3 March",
+    };
+    const result = validateAll(proposing, known);
+    expect(result).toMatchObject({
+      body: {
+        proposed_capability: {
+          id: "astro.moon_phase",
+          title: "Moon phase",
+          description: "The moon's phase for a date and place",
+          category: "astro",
+          example_intents: ["is it a full moon tonight", "moon phase on 3 March"],
+        },
+      },
+    });
+    expect("body" in result && "capability_id" in result.body).toBe(false);
+    expect(toBodyShape({ ...proposing, proposed_examples: "" }, ["proposed_id"]).proposed_capability).not.toHaveProperty("example_intents");
+    // the same fields when picking from the list: no proposal
+    expect(toBodyShape({ ...proposing, capability_choice: "pick" })).not.toHaveProperty("proposed_capability");
+    expect(validateStep(0, { ...proposing, proposed_id: "weather.current" }, known).proposed_id).toMatch(/already a capability: pick it from the list/);
   });
 });
 

@@ -86,7 +86,11 @@ export default async function ProposalsPage({ searchParams }: { searchParams: Pr
               Sign in
             </Link>{" "}
             to propose one, or send <code>POST /api/capabilities/proposals</code> with an API key; a provider can also submit an
-            endpoint with <code>proposed_capability</code> instead of <code>capability_id</code> (docs/proposals.md).
+            endpoint proposing its capability: “None fits” in the{" "}
+            <Link className="underline" href="/providers/submit">
+              submission wizard
+            </Link>
+            , or <code>proposed_capability</code> instead of <code>capability_id</code> through the API (docs/proposals.md).
           </p>
         )}
       </section>

@@ -68,12 +68,13 @@ export default async function SubmitPage({ searchParams }: { searchParams: Promi
             .
           </p>
           <p className="mt-3" data-testid="propose-link">
-            No capability fits?{" "}
-            <Link className="underline" href="/capabilities/proposals#propose">
-              Propose one
+            No capability fits? Choose “None fits — propose a capability” in the first step: you prove the domain as usual, and the endpoint is listed
+            once an operator accepts the capability (through the API: <code className="font-mono">proposed_capability</code> instead of{" "}
+            <code className="font-mono">capability_id</code>). The open proposals are on{" "}
+            <Link className="underline" href="/capabilities/proposals">
+              Capability proposals
             </Link>
-            ; through the API, submit with <code className="font-mono">proposed_capability</code> instead of{" "}
-            <code className="font-mono">capability_id</code> and the endpoint is listed once an operator accepts it.
+            .
           </p>
           <p className="mt-3">
             Prefer the API? <code className="font-mono">POST /api/submit</code> takes the same fields (

@@ -11,7 +11,8 @@ import { verifySubmissionNow } from "@/lib/submissions";
 
 export type CheckState = {
   seq: number;
-  outcome: "idle" | "verified" | "not_verified" | "error";
+  // pending_capability: the record was found; the listing waits for its proposed capability
+  outcome: "idle" | "verified" | "pending_capability" | "not_verified" | "error";
   message?: string;
   found?: string[];
 };
@@ -26,7 +27,8 @@ export async function checkNowAction(prev: CheckState, formData: FormData): Prom
     if (!limit.allowed) throw limit.error;
     const sub = await verifySubmissionNow(db, id.data);
     revalidatePath(`/providers/submissions/${id.data}`);
-    return { seq, outcome: sub.status === "verified" ? "verified" : "not_verified", message: `The submission is ${sub.status.replace(/_/g, " ")}.` };
+    const outcome = sub.status === "verified" || sub.status === "pending_capability" ? sub.status : "not_verified";
+    return { seq, outcome, message: `The submission is ${sub.status.replace(/_/g, " ")}.` };
   } catch (err) {
     if (!isApiError(err)) throw err;
     revalidatePath(`/providers/submissions/${id.data}`);

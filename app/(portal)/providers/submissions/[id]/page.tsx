@@ -17,6 +17,8 @@ import { getEndpointFacts } from "@/lib/portal/endpoints";
 import { formatAgo, formatPrice, formatUtcDateTime } from "@/lib/portal/format";
 import { requestOrigin } from "@/lib/portal/request";
 import { uuidSchema } from "@/lib/schemas/common";
+import { getProposal } from "@/lib/proposals";
+import { getRegistry } from "@/lib/registry";
 import { getSubmission, type SubmissionOut } from "@/lib/submissions";
 import type { Db } from "@/lib/db/client";
 
@@ -29,6 +31,17 @@ async function findSubmission(db: Db, id: string): Promise<SubmissionOut | null>
     return await getSubmission(db, id);
   } catch (err) {
     if (isApiError(err) && err.code === "submission_not_found") return null;
+    throw err;
+  }
+}
+
+/** The proposal a submission waits for while its capability is not in the registry (with its title), or null. */
+async function waitingFor(db: Db, sub: SubmissionOut): Promise<{ title: string | null } | null> {
+  if (!sub.proposal_id || (await getRegistry(db)).byId.has(sub.capability_id)) return null;
+  try {
+    return { title: (await getProposal(db, sub.proposal_id)).title };
+  } catch (err) {
+    if (isApiError(err) && err.code === "proposal_not_found") return { title: null };
     throw err;
   }
 }
@@ -52,6 +65,8 @@ export default async function SubmissionPage({ params }: { params: Promise<{ id:
   const rankIndex = ranked.findIndex((e) => e.endpoint_id === sub.endpoint_id);
   const listed = rankIndex >= 0 ? [ranked[rankIndex]] : [];
   const facts = await getEndpointFacts(db, listed.map((e) => e.endpoint_id));
+  // proposed with the submission (the wizard's "None fits"): not a capability until an operator accepts it
+  const proposal = await waitingFor(db, sub);
 
   return (
     <>
@@ -74,10 +89,20 @@ export default async function SubmissionPage({ params }: { params: Promise<{ id:
           </Link>
         </dd>
         <dt className="font-medium text-slate-800">Capability</dt>
-        <dd>
-          <Link className="underline" href={`/capabilities/${sub.capability_id}`}>
-            {sub.capability_id}
-          </Link>
+        <dd data-testid="submission-capability">
+          {proposal ? (
+            <>
+              <code className="font-mono">{sub.capability_id}</code>
+              {proposal.title ? ` (${proposal.title})` : ""}, proposed:{" "}
+              <Link className="underline" href="/capabilities/proposals">
+                waiting for an operator&apos;s decision
+              </Link>
+            </>
+          ) : (
+            <Link className="underline" href={`/capabilities/${sub.capability_id}`}>
+              {sub.capability_id}
+            </Link>
+          )}
         </dd>
         <dt className="font-medium text-slate-800">Provider</dt>
         <dd className="text-slate-800">
@@ -99,6 +124,11 @@ export default async function SubmissionPage({ params }: { params: Promise<{ id:
             <p className="mt-1 text-sm text-slate-700">
               Add one TXT record at your DNS host. Capdex checks it by itself every few minutes until {formatUtcDateTime(v.expires_at)}; press “Check now” once it is in place.
             </p>
+            {proposal && (
+              <p className="mt-2 text-sm text-slate-700" data-testid="proposal-next">
+                Once the record is found, the endpoint waits for the capability <code className="font-mono">{sub.capability_id}</code> to be accepted by an operator, and is listed then.
+              </p>
+            )}
             <div className="mt-4 overflow-hidden rounded-lg border border-slate-200">
               <table className="w-full text-sm" data-testid="dns-record">
                 <caption className="sr-only">The DNS record to add</caption>
@@ -174,6 +204,28 @@ export default async function SubmissionPage({ params }: { params: Promise<{ id:
             />
           </section>
         </>
+      )}
+
+      {sub.status === "pending_capability" && (
+        <section aria-labelledby="waiting-h" className="mt-8 max-w-3xl space-y-3">
+          <h2 id="waiting-h" className="sr-only">
+            Waiting for the capability
+          </h2>
+          <Notice tone="info" role="status" title={`Waiting for capability ${sub.capability_id} to be accepted`}>
+            <p data-testid="waiting-detail">
+              {sub.last_check?.detail ?? `The domain is proven; the endpoint is listed once an operator accepts the proposed capability ${sub.capability_id}.`}
+            </p>
+            <p className="mt-2">
+              An operator accepts it (the endpoint is listed at once, under that id or the one they choose) or rejects it (this submission is closed, with
+              their note). Keep the TXT record in place meanwhile. The open proposals are on{" "}
+              <Link className="underline" href="/capabilities/proposals">
+                Capability proposals
+              </Link>
+              .
+            </p>
+          </Notice>
+          <AutoRefresh everyMs={30_000} />
+        </section>
       )}
 
       {sub.status === "verified" && (
