@@ -15,7 +15,7 @@
 //
 // The output is not committed: trained with it (2 December 2026, docs/imports.md "Seller-style
 // training listings"), the model read the labelled real listings no better (dev top-1 79 of 128
-// against 80) and the blind intent holdout fell (93.1% to 91.0% top-1). The written listings stay in
+// against 80) and the blind intent holdout fell (93.3% to 91.0% top-1). The written listings stay in
 // data/intents/sources/ for the next attempt (a listing-only model, or a share of them).
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
