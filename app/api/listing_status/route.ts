@@ -6,6 +6,6 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
   GET: route({
     policy: "capabilities",
     query: listingStatusQuerySchema,
-    handler: ({ db, query }) => getListingStatus(db, query.url),
+    handler: ({ read, query }) => getListingStatus(read, query.url),
   }),
 });
