@@ -219,7 +219,8 @@ export async function openReadRouter(primaryHandle: { sql: Sql; db: Db }, urls: 
       const [row] = await within(primary.unsafe("select pg_current_wal_lsn()::text as lsn"));
       samples.push({ at, lsn: parseLsn(String((row as unknown as { lsn: string }).lsn)) });
     } catch {
-      // The primary is down: it writes nothing meanwhile, so the samples kept still tell the lag.
+      // The primary cannot be reached: no new sample, so every replica's lag grows from the last one
+      // and they leave rotation past the bound (how fresh they are cannot be told meanwhile).
       failedChecks++;
     }
     while (samples.length > 1 && samples[1].at < at - keepMs) samples.shift();

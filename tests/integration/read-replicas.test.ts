@@ -9,7 +9,9 @@ import { openDb, postgresPool, queryRows, type Db, type DbHandle } from "@/lib/d
 import { openReadRouter, parseLsn, primaryOf, readUrls, replicaName, type ReadRouter } from "@/lib/db/replicas";
 import { getReadDb, setDbHandle } from "@/lib/server/db";
 import { PrivatePostgres } from "@/scripts/fleet/cluster";
+import { route } from "@/lib/http/route";
 import { createTestDb } from "../helpers/db";
+import { call } from "../helpers/http";
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -140,6 +142,27 @@ describe("read replicas", () => {
     await until("the replica to be in rotation", healthy);
     const inside = await router.db.transaction(async (tx) => [await recovery(tx as unknown as Db), await recovery(tx as unknown as Db)]);
     expect(inside).toEqual([true, true]);
+  });
+
+  it("hands handlers the read handle, and runs a read-only handler's retry on the primary", async () => {
+    await until("the replica to be in rotation", healthy);
+    setDbHandle(handle, router);
+    expect(await getReadDb()).toBe(router.db);
+    const seen: Array<{ replica: boolean; primary: boolean }> = [];
+    const handler = route({
+      handler: async ({ db, read }) => {
+        seen.push({ replica: await recovery(read), primary: await recovery(db) });
+        // What postgres.js throws when the connection is cut under a query (as Drizzle wraps it).
+        if (seen.length === 1) throw Object.assign(new Error("Failed query"), { cause: Object.assign(new Error("write CONNECTION_CLOSED"), { code: "CONNECTION_CLOSED" }) });
+        return { ok: true };
+      },
+    });
+    const res = await call(handler, "/api/x");
+    expect(res.status).toBe(200);
+    expect(seen).toEqual([
+      { replica: true, primary: false },
+      { replica: false, primary: false },
+    ]);
   });
 
   it("answers every read when the replica is killed -9, from the primary, takes it out, and back once it returns", async () => {

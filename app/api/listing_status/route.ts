@@ -4,6 +4,7 @@ import { listingStatusQuerySchema } from "@/lib/schemas/listing-status";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   GET: route({
+    operation: "GET /listing_status",
     policy: "capabilities",
     query: listingStatusQuerySchema,
     handler: ({ read, query }) => getListingStatus(read, query.url),
