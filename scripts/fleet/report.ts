@@ -101,7 +101,7 @@ export class Checks {
       unauthorizedStatus: number;
       workerRollups: number;
       backup: { bytes: number; live: Record<string, number>; restored: Record<string, number> };
-      replica: { servedBefore: number; primaryWhileOut: number; replicaWhileOut: number; back: boolean; servedAfterBack: number; fallbacks: number };
+      replica: { servedBefore: number; primaryWhileOut: number; replicaWhileOut: number; back: boolean; servedAfterBack: number; failedOver: number; noReplica: number };
     },
   ) {
     const inPhase = (p: string) => load.answers.filter((a) => a.phase === p);
@@ -128,7 +128,7 @@ export class Checks {
     this.check(
       "kill -9 of the replica fails no request, reads or reports",
       replicaFailures.length === 0,
-      `${replicaPhases.map((p) => inPhase(p).length).reduce((a, b) => a + b, 0)} requests (${inPhase("kill -9 replica").filter((a) => a.op !== "report_outcome" && a.op !== "submit").length} reads), ${replicaFailures.length} failed, ${r.replica.fallbacks} reads run again or sent to the primary`,
+      `${replicaPhases.map((p) => inPhase(p).length).reduce((a, b) => a + b, 0)} requests (${inPhase("kill -9 replica").filter((a) => a.op !== "report_outcome" && a.op !== "submit").length} reads), ${replicaFailures.length} failed; ${r.replica.failedOver} reads failed on the replica and run again on the primary, ${r.replica.noReplica} sent to the primary with it out`,
     );
     this.check(
       "with the replica dead, the primary serves the reads",

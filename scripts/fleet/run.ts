@@ -218,7 +218,8 @@ async function main() {
       replicaWhileOut: readsAfterKill.replica - readsOut.replica,
       back,
       servedAfterBack: readsEnd.replica - readsBack.replica,
-      fallbacks: readsAfterKill.fallbacks - readsAtKill.fallbacks,
+      failedOver: readsAfterKill.failedOver - readsAtKill.failedOver,
+      noReplica: readsAfterKill.noReplica - readsAtKill.noReplica,
     },
   });
 }
@@ -230,15 +231,17 @@ async function replicaUp(): Promise<number[]> {
   return Promise.all((["a", "b"] as const).map(async (n) => Object.values(await metricsOf(n, "capdex_db_replica_up"))[0] ?? 0));
 }
 
-/** Reads through the read handle so far, both instances together: by the replica, by the primary, and fallbacks. */
-async function readsByTarget(): Promise<{ replica: number; primary: number; fallbacks: number }> {
-  const out = { replica: 0, primary: 0, fallbacks: 0 };
+/** Reads through the read handle so far, both instances together: by the replica, by the primary, and the primary's by reason. */
+async function readsByTarget(): Promise<{ replica: number; primary: number; failedOver: number; noReplica: number }> {
+  const out = { replica: 0, primary: 0, failedOver: 0, noReplica: 0 };
   for (const n of ["a", "b"] as const) {
     for (const [labels, v] of Object.entries(await metricsOf(n, "capdex_db_reads_total"))) {
       if (labels === '{target="primary"}') out.primary += v;
       else out.replica += v;
     }
-    for (const v of Object.values(await metricsOf(n, "capdex_db_read_fallbacks_total"))) out.fallbacks += v;
+    const fallbacks = await metricsOf(n, "capdex_db_read_fallbacks_total");
+    out.failedOver += fallbacks['{reason="replica_failed"}'] ?? 0;
+    out.noReplica += fallbacks['{reason="no_replica"}'] ?? 0;
   }
   return out;
 }
