@@ -1,6 +1,6 @@
-// The fleet test's load: a steady mix of discover, report_outcome, capabilities, listing status and submissions from
-// many anonymous callers (X-Forwarded-For from a pool of addresses, as an edge proxy in front of the
-// balancer would send), each answer kept with the phase it was sent in.
+// The fleet test's load: a steady mix of discover, report_outcome, capabilities, listing status and
+// submissions from many anonymous callers (X-Forwarded-For from a pool of addresses, as an edge proxy
+// in front of the balancer would send), each answer kept with the phase it was sent in.
 export type Op = "discover" | "report_outcome" | "capabilities" | "capability" | "listing" | "submit" | "submission";
 
 /** The operation names the instances count under (capdex_http_requests_total). */
