@@ -113,6 +113,16 @@ export class Load {
     return answer;
   }
 
+  /** `n` listing-status reads at once, beside the steady load (right after a replica dies, before a check can see it). */
+  async readBurst(n: number): Promise<Answer[]> {
+    const headers = { "x-forwarded-for": "198.18.9.1" };
+    return Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        this.send({ op: "listing", path: `/api/listing_status?url=${encodeURIComponent(this.fx.endpointUrls[i % this.fx.endpointUrls.length])}`, init: { headers } }),
+      ),
+    );
+  }
+
   /** `perCaller` discover requests from each of `callers` fresh addresses, `concurrency` at a time. */
   async quota(callers: number, perCaller: number, concurrency = 6): Promise<Map<string, number[]>> {
     const statuses = new Map<string, number[]>();

@@ -6,7 +6,8 @@ import net from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb, postgresPool, queryRows, type Db, type DbHandle } from "@/lib/db/client";
-import { openReadRouter, parseLsn, primaryOf, readUrls, replicaName, type ReadRouter } from "@/lib/db/replicas";
+import { openReadRouter, parseLsn, primaryOf, readUrls, registerReadRouter, replicaName, type ReadRouter } from "@/lib/db/replicas";
+import { renderMetrics } from "@/lib/metrics/exposition";
 import { getReadDb, setDbHandle } from "@/lib/server/db";
 import { PrivatePostgres } from "@/scripts/fleet/cluster";
 import { route } from "@/lib/http/route";
@@ -136,6 +137,25 @@ describe("read replicas", () => {
     expect(await queryRows(handle.db, sql`select id from notes where id = 3`)).toHaveLength(1);
     // A read-only refusal says nothing of the replica's health: it stays in.
     expect(state().healthy).toBe(true);
+  });
+
+  it("shows each replica's state, lag, reads and the fallbacks in the metrics", async () => {
+    await until("the replica to be in rotation", healthy);
+    await recovery(router.db);
+    registerReadRouter(router);
+    try {
+      const { body } = await renderMetrics(null);
+      const name = state().name;
+      expect(body).toContain(`capdex_db_replica_up{replica="${name}"} 1`);
+      expect(body).toMatch(new RegExp(`capdex_db_replica_lag_seconds\\{replica="${name}"\\} [0-9.e-]+\n`));
+      expect(body).toContain(`capdex_db_reads_total{target="${name}"} ${router.stats().reads[name]}`);
+      expect(body).toContain(`capdex_db_reads_total{target="primary"} ${router.stats().reads.primary}`);
+      expect(body).toContain(`capdex_db_read_fallbacks_total{reason="no_replica"} ${router.stats().fallbacks.no_replica}`);
+    } finally {
+      registerReadRouter(null);
+    }
+    // Without a router, none of them has a sample.
+    expect((await renderMetrics(null)).body).not.toMatch(/capdex_db_replica_up\{/);
   });
 
   it("sends a whole transaction to one server", async () => {
