@@ -78,8 +78,12 @@ export class PrivatePostgres {
     fs.appendFileSync(path.join(this.data, "postgresql.conf"), `\nport = ${this.port}\nunix_socket_directories = '${this.dir}'\nhot_standby = on\n`);
     this.start();
   }
-  /** kill -9 of the postmaster and every process it started: the machine is gone, nothing shuts down. */
-  kill(): void {
+  /**
+   * kill -9 of the postmaster and every process it started: the machine is gone, nothing shuts down.
+   * The signals are sent before this returns; the promise resolves once the processes are reaped
+   * (here that took more than a second), so that a start after it finds the port and memory free.
+   */
+  kill(): Promise<void> {
     const pid = Number(fs.readFileSync(path.join(this.data, "postmaster.pid"), "utf8").split("\n")[0]);
     let children: number[] = [];
     try {
@@ -96,9 +100,10 @@ export class PrivatePostgres {
       }
     };
     for (const p of [pid, ...children]) if (alive(p)) process.kill(p, "SIGKILL");
-    // Gone (reaped) before this returns, so that a start after it finds the port and memory free.
     const deadline = Date.now() + 10_000;
-    while ([pid, ...children].some(alive) && Date.now() < deadline) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    return (async () => {
+      while ([pid, ...children].some(alive) && Date.now() < deadline) await sleep(20);
+    })();
   }
   start() {
     this.ctl("-w", "start");

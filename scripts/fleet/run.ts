@@ -151,9 +151,10 @@ async function main() {
   await sleep(2_000);
   load.phase = "kill -9 replica";
   const readsAtKill = await readsByTarget();
-  replica.kill();
+  const gone = replica.kill();
   // Reads on their way at once, so that some meet the dead replica before a health check has seen it.
   await load.readBurst(16);
+  await gone;
   log("kill -9 replica");
   await waitFor("the replica out of rotation on both instances", async () => (await replicaUp()).every((up) => up === 0), 10_000).catch(() => {});
   const readsOut = await readsByTarget();

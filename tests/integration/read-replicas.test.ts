@@ -189,7 +189,7 @@ describe("read replicas", () => {
     await until("the replica to be in rotation", healthy);
     // A pooled connection to the replica is open, so the kill cuts it under the next read.
     expect(await recovery(router.db)).toBe(true);
-    replica.kill();
+    await replica.kill();
     const failedBefore = router.stats().fallbacks.replica_failed;
     const answers = await Promise.all(Array.from({ length: 10 }, () => queryRows<{ id: number }>(router.db, sql`select id from notes order by id`)));
     for (const rows of answers) expect(rows.map((r) => r.id)).toEqual([1, 2, 3]);
