@@ -4,6 +4,7 @@ import path from "node:path";
 import fs from "node:fs";
 import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type { Sql } from "postgres";
 import { errorChain } from "@/lib/http/errors";
 import { applicationName } from "./instance";
 import * as schema from "./schema";
@@ -12,7 +13,15 @@ export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Driver = "postgres" | "pglite";
 
-export type DbHandle = { db: Db; driver: Driver; url?: string; poolMax?: number; close: () => Promise<void> };
+export type DbHandle = {
+  db: Db;
+  driver: Driver;
+  url?: string;
+  poolMax?: number;
+  /** The postgres.js pool under `db` (Postgres only): the read router's fallback target. */
+  sql?: Sql;
+  close: () => Promise<void>;
+};
 
 export type OpenOptions = {
   /** postgres:// URL; wins over `pgliteDir`. */
@@ -38,10 +47,17 @@ export async function openDb(options: OpenOptions = {}): Promise<DbHandle> {
 }
 
 async function openPostgres(url: string, poolMax?: number): Promise<DbHandle> {
-  const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const max = poolMax ?? Number(process.env.DATABASE_POOL_MAX ?? 4);
-  const client = postgres(url, {
+  const client = await postgresPool(url, max);
+  const db = drizzle({ client, schema }) as unknown as Db;
+  return { db, driver: "postgres", url, poolMax: max, sql: client, close: () => client.end({ timeout: 5 }) };
+}
+
+/** A postgres.js pool with the settings of every Capdex pool (the primary's and each read replica's). */
+export async function postgresPool(url: string, max: number): Promise<Sql> {
+  const { default: postgres } = await import("postgres");
+  return postgres(url, {
     max,
     // A server that accepts but never answers must not hang requests: give up connecting after 2 s.
     connect_timeout: 2,
@@ -56,9 +72,7 @@ async function openPostgres(url: string, poolMax?: number): Promise<DbHandle> {
     // lock_timeout at most 5 s), so a stuck statement frees its pool connection; off by default: on
     // a saturated machine a 30 s limit cancelled the demo seed's rollup and failed the start-up.
     connection: { application_name: applicationName(), ...sessionTimeouts() },
-  });
-  const db = drizzle({ client, schema }) as unknown as Db;
-  return { db, driver: "postgres", url, poolMax: max, close: () => client.end({ timeout: 5 }) };
+  }) as unknown as Sql;
 }
 
 /** lock_timeout and statement_timeout of the pool's sessions (milliseconds, as Postgres reads them). */

@@ -8,6 +8,7 @@
 // anyway, as a safety net for changes made behind the triggers' back (rows deleted by hand).
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
+import { primaryOf } from "@/lib/db/replicas";
 import { queryRows } from "@/lib/db/client";
 import { endpointFigures, endpoints, providers, type PaymentSeenValue } from "@/lib/db/schema";
 import { figuresOfRow, type ObservedFigures, type StoredFiguresRow } from "@/lib/outcomes/figures";
@@ -206,7 +207,9 @@ function stateOf(db: Db): State {
 }
 
 /** The capability's listed endpoints with figures; from the cache unless it has changed. */
-export async function getCandidates(db: Db, capabilityId: string): Promise<CandidateSet> {
+export async function getCandidates(handle: Db, capabilityId: string): Promise<CandidateSet> {
+  // Through a read handle too: the cache follows the primary (lib/db/replicas.ts).
+  const db = primaryOf(handle);
   const s = stateOf(db);
   const now = Date.now();
   const sincePoll = now - s.feed.lastPollAt;
@@ -371,13 +374,17 @@ function forget(s: State, capabilityId: string): void {
 }
 
 /** What the cache holds (metrics and tests). */
-export function candidateCacheSize(db: Db): { capabilities: number; endpoints: number } {
+export function candidateCacheSize(handle: Db): { capabilities: number; endpoints: number } {
+  // Through a read handle too: the cache follows the primary (lib/db/replicas.ts).
+  const db = primaryOf(handle);
   const s = states.get(db);
   return { capabilities: s?.entries.size ?? 0, endpoints: s?.held ?? 0 };
 }
 
 /** Loads the capabilities not cached yet in one query (warming a fresh instance). */
-export async function preloadCandidates(db: Db, capabilityIds: string[]): Promise<number> {
+export async function preloadCandidates(handle: Db, capabilityIds: string[]): Promise<number> {
+  // Through a read handle too: the cache follows the primary (lib/db/replicas.ts).
+  const db = primaryOf(handle);
   const s = stateOf(db);
   const ids = capabilityIds.filter((id) => !s.entries.has(id) && !s.loading.has(id));
   if (!ids.length) return 0;
@@ -435,7 +442,9 @@ function refresh(db: Db, s: State, capabilityId: string): Promise<CandidateSet> 
 }
 
 /** Forget cached candidates (after a change made by this instance, and in tests). */
-export function invalidateCandidates(db: Db, capabilityId?: string): void {
+export function invalidateCandidates(handle: Db, capabilityId?: string): void {
+  // Through a read handle too: the cache follows the primary (lib/db/replicas.ts).
+  const db = primaryOf(handle);
   const s = states.get(db);
   if (!s) return;
   s.generation++;

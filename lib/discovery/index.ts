@@ -21,10 +21,14 @@ export { flushDiscoveryLog } from "./log";
 export const DISCOVERY_TTL_SECONDS = 300;
 export const DEFAULT_LIMIT = 5;
 
-export async function discover(db: Db, body: DiscoverBody, principal: Principal): Promise<DiscoverResponse> {
+/**
+ * `db` is the primary (the discovery log is written there); `read` may be the read handle, which
+ * resolves the capability from its registry copy. The candidates follow the primary either way.
+ */
+export async function discover(db: Db, body: DiscoverBody, principal: Principal, read: Db = db): Promise<DiscoverResponse> {
   let resolution: Awaited<ReturnType<typeof resolveCapability>>;
   try {
-    resolution = await resolveCapability(db, body);
+    resolution = await resolveCapability(read, body);
   } catch (err) {
     // An unknown capability_id or an intent that matches nothing (404); a database error is no resolution.
     if (err instanceof ApiError && err.status === 404) metrics().resolutions.inc(RESOLVED_BY.none);

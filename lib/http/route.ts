@@ -2,7 +2,7 @@
 // rendered as problem+json, and each answer counted, timed and logged (./observe.ts). Handlers stay
 // a few lines long.
 import type { z } from "zod";
-import { getDb } from "@/lib/server/db";
+import { getDb, getReadDb } from "@/lib/server/db";
 import type { Db } from "@/lib/db/client";
 import { resolvePrincipal, type Principal } from "@/lib/auth/principal";
 import { checkRateLimit, type PolicyName } from "@/lib/ratelimit";
@@ -15,7 +15,14 @@ import { parseOrThrow, queryObject } from "./validate";
 export type RouteContext<B, Q> = {
   req: Request;
   url: URL;
+  /** The primary: every write, and every read that must see this request's own writes. */
   db: Db;
+  /**
+   * The read handle (DATABASE_READ_URL: a healthy replica, else the primary; without it, `db`):
+   * for reads that may be up to CAPDEX_READ_MAX_LAG_MS old. On the retry of a read-only handler it
+   * is the primary.
+   */
+  read: Db;
   principal: Principal;
   body: B;
   query: Q;
@@ -37,7 +44,8 @@ type RouteOptions<BS extends z.ZodType | undefined, QS extends z.ZodType | undef
   deadlineMs?: number;
   /**
    * The handler only reads (GET handlers always count as such): when its database connection is cut
-   * under it (a restart, a terminated backend), it runs once more, on a fresh connection.
+   * under it (a restart, a terminated backend), it runs once more, on a fresh connection, with
+   * `read` the primary (a replica that failed a query is already out of rotation).
    */
   readOnly?: boolean;
   handler: (
@@ -117,6 +125,7 @@ export function route<BS extends z.ZodType | undefined = undefined, QS extends z
 
     async function answer(): Promise<Response> {
       const db = await getDb();
+      const read = await getReadDb();
       const caller = await resolvePrincipal(req, db, url);
       principal = caller;
       if (options.policy) {
@@ -132,11 +141,12 @@ export function route<BS extends z.ZodType | undefined = undefined, QS extends z
       const params = Object.fromEntries(
         Object.entries(rawParams).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]),
       );
-      const run = () =>
+      const run = (readDb: Db) =>
         options.handler({
           req,
           url,
           db,
+          read: readDb,
           principal: caller,
           body: body as never,
           query: query as never,
@@ -146,10 +156,10 @@ export function route<BS extends z.ZodType | undefined = undefined, QS extends z
         });
       let result: unknown;
       try {
-        result = await run();
+        result = await run(read);
       } catch (err) {
         if (!((options.readOnly || req.method === "GET") && isConnectionLost(err))) throw err;
-        result = await run();
+        result = await run(db);
       }
       if (!(result instanceof Response)) {
         // A plain answer gets all its headers in one go: cheaper than setting them one by one on

@@ -4,6 +4,7 @@
 // Label values come from code (operation names, policies, job names), never from callers.
 import client from "prom-client";
 import { logSinkStats } from "@/lib/log";
+import { readRouterStats } from "@/lib/db/replicas";
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const JOB_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60];
@@ -85,6 +86,51 @@ function createMetrics() {
       registers,
     }),
     dbUp: new client.Gauge({ name: "capdex_db_up", help: "1 when the database answered the scrape's query, else 0", registers }),
+    // The read replicas of DATABASE_READ_URL (lib/db/replicas.ts), read from the router at scrape time;
+    // no samples without it.
+    replicaUp: new client.Gauge({
+      name: "capdex_db_replica_up",
+      help: "1 when the read replica is in rotation (reachable, in recovery, lag within CAPDEX_READ_MAX_LAG_MS), else 0",
+      labelNames: ["replica"] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const r of readRouterStats()?.replicas ?? []) this.set({ replica: r.name }, r.healthy ? 1 : 0);
+      },
+    }),
+    replicaLag: new client.Gauge({
+      name: "capdex_db_replica_lag_seconds",
+      help: "Replay lag of the read replica at its last check (time since the primary was at the WAL position it has replayed); no sample when it could not be measured",
+      labelNames: ["replica"] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const r of readRouterStats()?.replicas ?? []) if (r.lagMs !== null) this.set({ replica: r.name }, r.lagMs / 1000);
+      },
+    }),
+    dbReads: new client.Counter({
+      name: "capdex_db_reads_total",
+      help: "Queries through the read handle, by the server that answered them (primary or a replica)",
+      labelNames: ["target"] as const,
+      registers,
+      collect() {
+        const stats = readRouterStats();
+        this.reset();
+        for (const [target, n] of Object.entries(stats?.reads ?? {})) this.inc({ target }, n);
+      },
+    }),
+    dbReadFallbacks: new client.Counter({
+      name: "capdex_db_read_fallbacks_total",
+      help: "Reads through the read handle answered by the primary instead: no_replica (none in rotation) or replica_failed (run again after failing on one)",
+      labelNames: ["reason"] as const,
+      registers,
+      collect() {
+        const stats = readRouterStats();
+        this.reset();
+        if (!stats) return;
+        for (const [reason, n] of Object.entries(stats.fallbacks)) this.inc({ reason }, n);
+      },
+    }),
     logDropped: new client.Counter({
       name: "capdex_log_lines_dropped_total",
       help: "Log lines not written: queue_full (the log's reader is too slow or stalled) or closed (its reader is gone, EPIPE)",

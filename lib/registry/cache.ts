@@ -2,6 +2,7 @@
 // (checked at most once a second), so every instance sees new capabilities almost at once.
 import { asc } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
+import { primaryOf } from "@/lib/db/replicas";
 import { capabilities, categories, type Capability, type Category } from "@/lib/db/schema";
 import { getRegistryVersion } from "./version";
 
@@ -25,11 +26,13 @@ export async function getRegistry(db: Db): Promise<Registry> {
   if (entry?.pending) return entry.pending;
   const pending = (async () => {
     const version = await getRegistryVersion(db);
-    if (entry && entry.registry.version === version) {
+    // Through a read handle, a replica further behind than the last one may answer: an older
+    // version than the copy's is no change.
+    if (entry && entry.registry.version >= version) {
       entry.checkedAt = Date.now();
       return entry.registry;
     }
-    const registry = await loadRegistry(db, version);
+    const registry = await loadRegistry(db);
     caches.set(db, { registry, checkedAt: Date.now() });
     return registry;
   })();
@@ -52,10 +55,15 @@ export function derive<T>(registry: Registry, key: string, build: (r: Registry) 
   return registry.derived.get(key) as T;
 }
 
-async function loadRegistry(db: Db, version: number): Promise<Registry> {
-  const [caps, cats] = await Promise.all([
-    db.select().from(capabilities).orderBy(asc(capabilities.id)),
-    db.select().from(categories).orderBy(asc(categories.position), asc(categories.id)),
-  ]);
+// The version is read again with the rows, from the same server: through a read handle, two
+// queries may go to two replicas, and rows older than their label would be kept until the next change.
+async function loadRegistry(db: Db): Promise<Registry> {
+  const load = async (q: Db) => {
+    const version = await getRegistryVersion(q);
+    const caps = await q.select().from(capabilities).orderBy(asc(capabilities.id));
+    const cats = await q.select().from(categories).orderBy(asc(categories.position), asc(categories.id));
+    return { version, caps, cats };
+  };
+  const { version, caps, cats } = primaryOf(db) === db ? await load(db) : await db.transaction((tx) => load(tx as unknown as Db));
   return { version, capabilities: caps, byId: new Map(caps.map((c) => [c.id, c])), categories: cats, derived: new Map() };
 }

@@ -3,6 +3,7 @@
 // last answer for STATS_CACHE_MS. Without a recent snapshot (no worker running) they are computed inline.
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "@/lib/db/client";
+import { primaryOf } from "@/lib/db/replicas";
 import type { Stats } from "@/lib/schemas/stats";
 import { computeStats } from "./compute";
 
@@ -17,7 +18,8 @@ const SNAPSHOT = "public";
 /** Computes the statistics and stores them as the current snapshot. */
 export async function refreshStats(db: Db): Promise<Stats> {
   const stats = await computeStats(db);
-  await db.execute(
+  // Computed wherever `db` reads (a read handle: a replica), stored on the primary.
+  await primaryOf(db).execute(
     sql`insert into stats_snapshots (name, value, computed_at) values (${SNAPSHOT}, ${JSON.stringify(stats)}::jsonb, now())
         on conflict (name) do update set value = excluded.value, computed_at = excluded.computed_at`,
   );

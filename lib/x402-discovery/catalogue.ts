@@ -4,6 +4,7 @@
 // is rebuilt only when its candidates or the exploration window changed, so an unchanged catalogue
 // of 20,000 endpoints costs a few map lookups per poll.
 import type { Db } from "@/lib/db/client";
+import { primaryOf } from "@/lib/db/replicas";
 import { getCandidates, preloadCandidates, type Candidate } from "@/lib/discovery/candidates";
 import { explorationRate, windowOf } from "@/lib/discovery/exploration";
 import { scoreCandidates } from "@/lib/discovery/rank";
@@ -75,7 +76,9 @@ const shared = globalThis as unknown as { __capdexX402Catalogues?: WeakMap<Db, S
 const states = (shared.__capdexX402Catalogues ??= new WeakMap<Db, State>());
 
 /** The current catalogue: rebuilt where it changed once per DISCOVERY_CACHE_MS, stale meanwhile. */
-export async function getCatalogue(db: Db): Promise<Catalogue> {
+export async function getCatalogue(handle: Db): Promise<Catalogue> {
+  // Through a read handle too: the cache follows the primary (lib/db/replicas.ts).
+  const db = primaryOf(handle);
   let s = states.get(db);
   if (!s) states.set(db, (s = { catalogue: null, segments: new Map(), checkedAt: 0, refreshing: null }));
   const due = Date.now() - s.checkedAt >= discoverySettings().cacheMs;

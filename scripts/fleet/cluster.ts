@@ -64,6 +64,47 @@ export class PrivatePostgres {
     this.start();
     execFileSync(...asPostgres([path.join(this.bin, "createdb"), "-h", "127.0.0.1", "-p", String(this.port), "-U", "postgres", "capdex_fleet"]));
   }
+  /**
+   * A streaming replica of `primary` instead of a cluster of its own: pg_basebackup -R -X stream
+   * (initdb's pg_hba.conf already lets 127.0.0.1 replicate, wal_level is replica by default), then
+   * started on this port, hot standby, following the primary.
+   */
+  async initStandbyOf(primary: PrivatePostgres): Promise<void> {
+    const [cmd, rest] = asPostgres([
+      path.join(this.bin, "pg_basebackup"),
+      ...["-h", "127.0.0.1", "-p", String(primary.port), "-U", "postgres", "-D", this.data, "-R", "-X", "stream", "-c", "fast", "--no-sync"],
+    ]);
+    execFileSync(cmd, rest, { stdio: "ignore" });
+    fs.appendFileSync(path.join(this.data, "postgresql.conf"), `\nport = ${this.port}\nunix_socket_directories = '${this.dir}'\nhot_standby = on\n`);
+    this.start();
+  }
+  /**
+   * kill -9 of the postmaster and every process it started: the machine is gone, nothing shuts down.
+   * The signals are sent before this returns; the promise resolves once the processes are reaped
+   * (here that took more than a second), so that a start after it finds the port and memory free.
+   */
+  kill(): Promise<void> {
+    const pid = Number(fs.readFileSync(path.join(this.data, "postmaster.pid"), "utf8").split("\n")[0]);
+    let children: number[] = [];
+    try {
+      children = execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)]).toString().split("\n").map(Number).filter(Boolean);
+    } catch {
+      /* none left */
+    }
+    const alive = (p: number) => {
+      try {
+        process.kill(p, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (const p of [pid, ...children]) if (alive(p)) process.kill(p, "SIGKILL");
+    const deadline = Date.now() + 10_000;
+    return (async () => {
+      while ([pid, ...children].some(alive) && Date.now() < deadline) await sleep(20);
+    })();
+  }
   start() {
     this.ctl("-w", "start");
   }

@@ -1,7 +1,7 @@
-// The fleet test's load: a steady mix of discover, report_outcome, capabilities and submissions from
-// many anonymous callers (X-Forwarded-For from a pool of addresses, as an edge proxy in front of the
-// balancer would send), each answer kept with the phase it was sent in.
-export type Op = "discover" | "report_outcome" | "capabilities" | "capability" | "submit" | "submission";
+// The fleet test's load: a steady mix of discover, report_outcome, capabilities, listing status and
+// submissions from many anonymous callers (X-Forwarded-For from a pool of addresses, as an edge proxy
+// in front of the balancer would send), each answer kept with the phase it was sent in.
+export type Op = "discover" | "report_outcome" | "capabilities" | "capability" | "listing" | "submit" | "submission";
 
 /** The operation names the instances count under (capdex_http_requests_total). */
 export const OPERATION: Record<Op, string> = {
@@ -9,15 +9,16 @@ export const OPERATION: Record<Op, string> = {
   report_outcome: "POST /report_outcome",
   capabilities: "GET /capabilities",
   capability: "GET /capabilities/{id}",
+  listing: "GET /listing_status",
   submit: "POST /submit",
   submission: "GET /submit/{id}",
 };
 
-const EXPECTED: Record<Op, number> = { discover: 200, report_outcome: 202, capabilities: 200, capability: 200, submit: 202, submission: 200 };
+const EXPECTED: Record<Op, number> = { discover: 200, report_outcome: 202, capabilities: 200, capability: 200, listing: 200, submit: 202, submission: 200 };
 
 export type Answer = { phase: string; op: Op; status: number | null; retryAfter: boolean; sentAt: number; doneAt: number; error?: string; detail?: string };
 
-export type Fixtures = { capabilityIds: string[]; endpointIds: string[] };
+export type Fixtures = { capabilityIds: string[]; endpointIds: string[]; endpointUrls: string[] };
 
 type Sent = { op: Op; path: string; init: RequestInit };
 
@@ -78,7 +79,8 @@ export class Load {
       return { op: "report_outcome", path: "/api/report_outcome", init: { method: "POST", headers, body: JSON.stringify(body) } };
     }
     if (slot < 17) return { op: "capabilities", path: "/api/capabilities?limit=5", init: { headers } };
-    if (slot < 19) return { op: "capability", path: `/api/capabilities/${this.fx.capabilityIds[n % this.fx.capabilityIds.length]}`, init: { headers } };
+    if (slot < 18) return { op: "capability", path: `/api/capabilities/${this.fx.capabilityIds[n % this.fx.capabilityIds.length]}`, init: { headers } };
+    if (slot < 19) return { op: "listing", path: `/api/listing_status?url=${encodeURIComponent(this.fx.endpointUrls[n % this.fx.endpointUrls.length])}`, init: { headers } };
     const known = this.submissions[n % 7];
     if (n % 40 === 39 && known) return { op: "submission", path: `/api/submit/${known}`, init: { headers } };
     const body = {
@@ -109,6 +111,16 @@ export class Load {
     }
     this.answers.push(answer);
     return answer;
+  }
+
+  /** `n` listing-status reads at once, beside the steady load (right after a replica dies, before a check can see it). */
+  async readBurst(n: number): Promise<Answer[]> {
+    const headers = { "x-forwarded-for": "198.18.9.1" };
+    return Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        this.send({ op: "listing", path: `/api/listing_status?url=${encodeURIComponent(this.fx.endpointUrls[i % this.fx.endpointUrls.length])}`, init: { headers } }),
+      ),
+    );
   }
 
   /** `perCaller` discover requests from each of `callers` fresh addresses, `concurrency` at a time. */

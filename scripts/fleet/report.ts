@@ -101,6 +101,7 @@ export class Checks {
       unauthorizedStatus: number;
       workerRollups: number;
       backup: { bytes: number; live: Record<string, number>; restored: Record<string, number> };
+      replica: { servedBefore: number; primaryWhileOut: number; replicaWhileOut: number; back: boolean; servedAfterBack: number; failedOver: number; noReplica: number };
     },
   ) {
     const inPhase = (p: string) => load.answers.filter((a) => a.phase === p);
@@ -121,6 +122,20 @@ export class Checks {
     );
     this.check("the instances recover from the Postgres restart by themselves", failures("after Postgres").length === 0, `${inPhase("after Postgres").length} requests`);
     this.check("kill -9 of the worker fails no request", failures("kill -9 worker").length === 0);
+    this.check("the instances read through the streaming replica", r.replica.servedBefore > 0, `${r.replica.servedBefore} reads in 2 s before the kill`);
+    const replicaPhases = ["replica in", "kill -9 replica", "replica back"];
+    const replicaFailures = replicaPhases.flatMap(failures);
+    this.check(
+      "kill -9 of the replica fails no request, reads or reports",
+      replicaFailures.length === 0,
+      `${replicaPhases.map((p) => inPhase(p).length).reduce((a, b) => a + b, 0)} requests (${inPhase("kill -9 replica").filter((a) => a.op !== "report_outcome" && a.op !== "submit").length} reads), ${replicaFailures.length} failed; ${r.replica.failedOver} reads failed on the replica and run again on the primary, ${r.replica.noReplica} sent to the primary with it out`,
+    );
+    this.check(
+      "with the replica dead, the primary serves the reads",
+      r.replica.primaryWhileOut > 0 && r.replica.replicaWhileOut === 0,
+      `${r.replica.primaryWhileOut} reads by the primary, ${r.replica.replicaWhileOut} by the replica`,
+    );
+    this.check("the restarted replica is taken back in and serves reads", r.replica.back && r.replica.servedAfterBack > 0, `${r.replica.servedAfterBack} reads in 2 s`);
     this.check("steady load fails no request", failures("steady").length === 0, `${inPhase("steady").length} requests`);
     const quotaOk = [...r.quota.values()].every((s) => s.filter((x) => x === 200).length === 60 && s.filter((x) => x === 429).length === s.length - 60);
     this.check("each anonymous caller got exactly its quota across both instances", quotaOk);

@@ -1,10 +1,12 @@
 // `npm run test:fleet`: Capdex as a fleet on loopback, under a steady mixed load, through the faults
-// an operator meets. A Postgres cluster of its own, two `next start` instances (CAPDEX_WORKER=off),
-// one worker and HAProxy in front; then: kill -9 one instance, SIGTERM and restart the other,
-// restart Postgres, kill -9 the worker in the middle of a rollup. At the end every report answered
-// 202 must be stored and counted exactly once, each anonymous caller must have had exactly its
-// quota across both instances, and the instances' metrics must add up to what the load sent.
-// Ports FLEET_PORT_BASE (default 3400) to +4. Needs the production build (runs `npm run build` if missing).
+// an operator meets. A Postgres cluster of its own with a streaming replica (pg_basebackup) that the
+// instances read through (DATABASE_READ_URL), two `next start` instances (CAPDEX_WORKER=off), one
+// worker and HAProxy in front; then: kill -9 one instance, SIGTERM and restart the other, restart
+// Postgres, kill -9 the worker in the middle of a rollup, kill -9 the replica and start it again.
+// At the end every report answered 202 must be stored and counted exactly once, each anonymous
+// caller must have had exactly its quota across both instances, and the instances' metrics must add
+// up to what the load sent. Ports FLEET_PORT_BASE (default 3400) to +5. Needs the production build
+// (runs `npm run build` if missing).
 import { execSync } from "node:child_process";
 import fs from "node:fs";
 import postgres from "postgres";
@@ -13,7 +15,7 @@ import { Load } from "./load";
 import { Checks, metricsDelta, printFigures, scrape, type Final } from "./report";
 
 const BASE = Number(process.env.FLEET_PORT_BASE ?? 3400);
-const PORTS = { pg: BASE, a: BASE + 1, b: BASE + 2, lb: BASE + 3, worker: BASE + 4 };
+const PORTS = { pg: BASE, a: BASE + 1, b: BASE + 2, lb: BASE + 3, worker: BASE + 4, replica: BASE + 5 };
 const TOKEN = "fleet-metrics-token";
 const ROLLUP_LOCK_ID = 0x43524f4c; // lib/outcomes/rollup.ts
 
@@ -22,12 +24,14 @@ const log = (m: string) => console.log(`[fleet +${((Date.now() - t0) / 1000).toF
 const ok = async (url: string, init?: RequestInit) => (await fetch(url, { ...init, signal: AbortSignal.timeout(2_000) })).ok;
 
 const pg = new PrivatePostgres(PORTS.pg);
+const replica = new PrivatePostgres(PORTS.replica);
 const procs: Proc[] = [];
 const checks = new Checks();
 
 function webEnv(): Record<string, string> {
   return {
     DATABASE_URL: pg.url,
+    DATABASE_READ_URL: replica.url,
     CAPDEX_WORKER: "off",
     CAPDEX_SEED: "demo",
     AUTH_SECRET: "fleet-test-secret-not-for-production",
@@ -43,7 +47,7 @@ function webEnv(): Record<string, string> {
   };
 }
 
-const workerEnv = () => ({ ...webEnv(), ROLLUP_INTERVAL_MS: "1000", METRICS_PORT: String(PORTS.worker), CAPDEX_WORKER: "on", LOG_LEVEL: "info" });
+const workerEnv = () => ({ ...webEnv(), DATABASE_READ_URL: "", ROLLUP_INTERVAL_MS: "1000", METRICS_PORT: String(PORTS.worker), CAPDEX_WORKER: "on", LOG_LEVEL: "info" });
 
 async function startInstance(name: "a" | "b"): Promise<Proc> {
   const p = startWeb(name, PORTS[name], webEnv());
@@ -70,6 +74,8 @@ async function main() {
   if (!fs.existsSync(".next/BUILD_ID")) execSync("npm run build", { stdio: "inherit" });
   log(`Postgres of its own on 127.0.0.1:${PORTS.pg} (${pg.dir})`);
   await pg.init();
+  await replica.initStandbyOf(pg);
+  log(`its streaming replica on 127.0.0.1:${PORTS.replica} (${replica.dir})`);
   let a = await startInstance("a"); // migrates and seeds
   log("instance a ready");
   let b = await startInstance("b");
@@ -84,6 +90,7 @@ async function main() {
   const fixtures = {
     capabilityIds: (await db`select distinct capability_id from endpoints where status = 'listed' order by 1`).map((r) => r.capability_id as string),
     endpointIds: (await db`select id from endpoints where status = 'listed' order by id limit 200`).map((r) => r.id as string),
+    endpointUrls: (await db`select url from endpoints where status = 'listed' order by id limit 50`).map((r) => r.url as string),
   };
   const [base] = (await db`select (select count(*) from outcome_reports)::int as reports,
     (select coalesce(sum(reports), 0) from outcome_rollups)::int as counted,
@@ -136,6 +143,35 @@ async function main() {
   log(`kill -9 worker inside a rollup transaction (${killed.pending} reports not yet counted)`);
   worker = await startTheWorker();
 
+  // Reads through a replica that dies: none fails, the primary answers them, and the replica is taken
+  // back in once it runs again. (The Postgres restart took it out until it caught up again.)
+  load.phase = "replica in";
+  await waitFor("the replica in rotation on both instances", async () => (await replicaUp()).every((up) => up === 1), 60_000);
+  const readsBefore = await readsByTarget();
+  await sleep(2_000);
+  load.phase = "kill -9 replica";
+  const readsAtKill = await readsByTarget();
+  const gone = replica.kill();
+  // Reads on their way at once, so that some meet the dead replica before a health check has seen it.
+  await load.readBurst(16);
+  await gone;
+  log("kill -9 replica");
+  await waitFor("the replica out of rotation on both instances", async () => (await replicaUp()).every((up) => up === 0), 10_000).catch(() => {});
+  const readsOut = await readsByTarget();
+  await sleep(4_000);
+  const readsAfterKill = await readsByTarget();
+  load.phase = "replica back";
+  replica.start();
+  log("replica started again");
+  const back = await waitFor("the replica back in rotation on both instances", async () => (await replicaUp()).every((up) => up === 1), 60_000).then(
+    () => true,
+    () => false,
+  );
+  const readsBack = await readsByTarget();
+  await sleep(2_000);
+  const readsEnd = await readsByTarget();
+  log(`replica back in rotation: ${back}`);
+
   // The accounting window: quiet at both ends, so every request counts on one side only.
   await load.stop();
   const before = { a: await scrape(`http://127.0.0.1:${PORTS.a}/api/metrics`, TOKEN), b: await scrape(`http://127.0.0.1:${PORTS.b}/api/metrics`, TOKEN) };
@@ -179,7 +215,38 @@ async function main() {
     unauthorizedStatus: unauth.status,
     workerRollups: workerMetrics['{job="outcomes.rollup"}'] ?? 0,
     backup,
+    replica: {
+      servedBefore: readsAtKill.replica - readsBefore.replica,
+      primaryWhileOut: readsAfterKill.primary - readsOut.primary,
+      replicaWhileOut: readsAfterKill.replica - readsOut.replica,
+      back,
+      servedAfterBack: readsEnd.replica - readsBack.replica,
+      failedOver: readsAfterKill.failedOver - readsAtKill.failedOver,
+      noReplica: readsAfterKill.noReplica - readsAtKill.noReplica,
+    },
   });
+}
+
+const metricsOf = (name: "a" | "b", metric: string) => scrape(`http://127.0.0.1:${PORTS[name]}/api/metrics`, TOKEN, metric);
+
+/** capdex_db_replica_up of each instance (0 when it has none yet). */
+async function replicaUp(): Promise<number[]> {
+  return Promise.all((["a", "b"] as const).map(async (n) => Object.values(await metricsOf(n, "capdex_db_replica_up"))[0] ?? 0));
+}
+
+/** Reads through the read handle so far, both instances together: by the replica, by the primary, and the primary's by reason. */
+async function readsByTarget(): Promise<{ replica: number; primary: number; failedOver: number; noReplica: number }> {
+  const out = { replica: 0, primary: 0, failedOver: 0, noReplica: 0 };
+  for (const n of ["a", "b"] as const) {
+    for (const [labels, v] of Object.entries(await metricsOf(n, "capdex_db_reads_total"))) {
+      if (labels === '{target="primary"}') out.primary += v;
+      else out.replica += v;
+    }
+    const fallbacks = await metricsOf(n, "capdex_db_read_fallbacks_total");
+    out.failedOver += fallbacks['{reason="replica_failed"}'] ?? 0;
+    out.noReplica += fallbacks['{reason="no_replica"}'] ?? 0;
+  }
+  return out;
 }
 
 async function killWorkerMidRollup(worker: Proc): Promise<{ pending: number }> {
@@ -232,6 +299,7 @@ main()
   })
   .finally(async () => {
     for (const p of procs) if (p.child.exitCode === null) p.child.kill("SIGKILL");
+    replica.destroy();
     pg.destroy();
     // What the instances and the worker logged as warnings and errors, to tell a failed check's cause.
     if (checks.failed) {

@@ -7,6 +7,6 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
     operation: "GET /capabilities",
     policy: "capabilities",
     query: listCapabilitiesQuerySchema,
-    handler: ({ db, query }) => listCapabilities(db, query),
+    handler: ({ read, query }) => listCapabilities(read, query),
   }),
 });

@@ -7,8 +7,9 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
     operation: "POST /discover",
     policy: "discover",
     body: discoverBodySchema,
-    // It only reads (its log is written later, in batches), so a cut connection is retried once.
+    // It only reads (its log is written later, in batches, on the primary), so a cut connection is
+    // retried once; its registry is read through the read handle.
     readOnly: true,
-    handler: ({ db, body, principal }) => discover(db, body, principal),
+    handler: ({ db, read, body, principal }) => discover(db, body, principal, read),
   }),
 });

@@ -4,8 +4,9 @@ import { listingStatusQuerySchema } from "@/lib/schemas/listing-status";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   GET: route({
+    operation: "GET /listing_status",
     policy: "capabilities",
     query: listingStatusQuerySchema,
-    handler: ({ db, query }) => getListingStatus(db, query.url),
+    handler: ({ read, query }) => getListingStatus(read, query.url),
   }),
 });

@@ -6,7 +6,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
     operation: "GET /stats",
     policy: "stats",
     // The same for every caller, so shared caches may keep it as long as an instance does.
-    handler: async ({ db }) =>
-      json(await getStats(db), 200, { "Cache-Control": `public, max-age=${Math.floor(STATS_CACHE_MS / 1000)}` }),
+    handler: async ({ read }) =>
+      json(await getStats(read), 200, { "Cache-Control": `public, max-age=${Math.floor(STATS_CACHE_MS / 1000)}` }),
   }),
 });

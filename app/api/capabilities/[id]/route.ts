@@ -7,6 +7,6 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
     operation: "GET /capabilities/{id}",
     policy: "capabilities",
     query: getCapabilityQuerySchema,
-    handler: ({ db, query, params }) => getCapabilityDetail(db, params.id, query.with_endpoints ?? false),
+    handler: ({ read, query, params }) => getCapabilityDetail(read, params.id, query.with_endpoints ?? false),
   }),
 });

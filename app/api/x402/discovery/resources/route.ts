@@ -6,6 +6,6 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
   GET: route({
     policy: "capabilities",
     query: listDiscoveryQuerySchema,
-    handler: ({ db, query }) => listDiscoveryResources(db, query),
+    handler: ({ read, query }) => listDiscoveryResources(read, query),
   }),
 });

@@ -6,6 +6,6 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
   GET: route({
     policy: "capabilities",
     query: searchDiscoveryQuerySchema,
-    handler: ({ db, query }) => searchDiscoveryResources(db, query),
+    handler: ({ read, query }) => searchDiscoveryResources(read, query),
   }),
 });
