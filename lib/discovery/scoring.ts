@@ -184,10 +184,15 @@ export const FAILED_PROBE_SHARE = 0.25;
  */
 export const FAILED_DELIVERY_SHARE = 0.25;
 
+/** Capdex's last paid call of the endpoint was paid for and not delivered, or got the wrong output. */
+export function lastPaidCallFailed(e: Pick<ScoringInput, "delivery">): boolean {
+  const verdict = e.delivery?.last_verdict;
+  return verdict === "paid_not_delivered" || verdict === "wrong_output";
+}
+
 export function availabilityShare(e: Pick<ScoringInput, "lastCheckOk" | "consecutiveFailures" | "delivery">): number {
   const probe = e.lastCheckOk === false ? Math.pow(FAILED_PROBE_SHARE, Math.max(1, e.consecutiveFailures)) : 1;
-  const verdict = e.delivery?.last_verdict;
-  return verdict === "paid_not_delivered" || verdict === "wrong_output" ? probe * FAILED_DELIVERY_SHARE : probe;
+  return lastPaidCallFailed(e) ? probe * FAILED_DELIVERY_SHARE : probe;
 }
 
 export function computeFactors(e: ScoringInput, refs: References, optimistic = false): Factors {

@@ -33,6 +33,9 @@ export type PaidCheckConfig = {
   timeoutMs: number;
 };
 
+/** The environment, or any stand-in for it (tests, the CLI). */
+export type Env = Record<string, string | undefined>;
+
 export type ConfigResult = { config: PaidCheckConfig | null; problems: string[] };
 
 const num = (v: string | undefined, fallback: number, min: number, max: number) => {
@@ -41,11 +44,11 @@ const num = (v: string | undefined, fallback: number, min: number, max: number) 
 };
 
 /** Everything the job runs on (not the key itself): safe to compute at start-up for the warnings. */
-export function jobEveryMs(env: NodeJS.ProcessEnv = process.env): number {
+export function jobEveryMs(env: Env = process.env): number {
   return num(env.CAPDEX_PAID_CHECK_EVERY_MS, 15 * 60_000, 1_000, 24 * 3_600_000);
 }
 
-function readKey(env: NodeJS.ProcessEnv, problems: string[]): PrivateKeyAccount | null {
+function readKey(env: Env, problems: string[]): PrivateKeyAccount | null {
   let raw = env.CAPDEX_PAID_CHECK_KEY?.trim() ?? "";
   let from = "CAPDEX_PAID_CHECK_KEY";
   if (!raw && env.CAPDEX_PAID_CHECK_KEY_FILE?.trim()) {
@@ -107,7 +110,7 @@ function parseAssets(value: string | undefined, problems: string[]): Map<Network
 }
 
 /** Reads the settings; `config` is null when paid checks are off (no key, no usable budget). */
-export function readPaidCheckConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
+export function readPaidCheckConfig(env: Env = process.env): ConfigResult {
   const problems: string[] = [];
   const keySet = Boolean(env.CAPDEX_PAID_CHECK_KEY?.trim() || env.CAPDEX_PAID_CHECK_KEY_FILE?.trim());
   const budgetsSet = Boolean(env.CAPDEX_PAID_CHECK_BUDGETS?.trim());
@@ -149,7 +152,7 @@ export function readPaidCheckConfig(env: NodeJS.ProcessEnv = process.env): Confi
 }
 
 /** The start-up lines about paid checks: whether they are on, and what is wrong (never the key). */
-export function paidCheckStartupNotes(env: NodeJS.ProcessEnv = process.env): { info: string | null; warnings: string[] } {
+export function paidCheckStartupNotes(env: Env = process.env): { info: string | null; warnings: string[] } {
   const { config, problems } = readPaidCheckConfig(env);
   if (!config) return { info: null, warnings: problems };
   const nets = [...config.networks.values()].map((n) => `${n.name}=$${(n.budgetMicros / 1e6).toFixed(2)}/day`).join(", ");
