@@ -14,6 +14,7 @@ import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { queryRows, type Db } from "@/lib/db/client";
 import { NetError, safeFetch, type SafeResponse } from "@/lib/net";
 import { errorFields, logger } from "@/lib/log";
+import { metrics } from "@/lib/metrics";
 import { recordPaidCheckOutcome } from "@/lib/outcomes";
 import { rpcClient } from "@/lib/payments/rpc";
 import { parseChallenge, type Offer } from "@/lib/probes/challenge";
@@ -286,6 +287,9 @@ async function store(db: Db, checkId: number, endpointId: string, cfg: PaidCheck
         where id = ${checkId}`,
   );
   const paid = s.sent !== null && s.judgement.verdict !== "unpaid_error";
+  const m = metrics();
+  m.paidChecks.inc({ network: s.network || "unknown", verdict: s.judgement.verdict });
+  if (s.reservation) m.paidCheckSpent.inc({ network: s.reservation.network }, s.reservation.micros / 1e6);
   if (paid) {
     await summarise(db, endpointId);
     await recordPaidCheckOutcome(db, {

@@ -334,7 +334,10 @@ describe("paid test calls: the budget", () => {
       params: Promise.resolve({}),
     });
     expect(metrics.status).toBe(200);
-    haystacks.push(["metrics", (await metrics.text()).toLowerCase()]);
+    const exposition = await metrics.text();
+    expect(exposition).toMatch(/capdex_paid_checks_total\{network="eip155:84532",verdict="delivered"\} \d+/);
+    expect(exposition).toMatch(/capdex_paid_check_spent_usd_total\{network="eip155:84532"\} 0\.\d+/);
+    haystacks.push(["metrics", exposition.toLowerCase()]);
     for (const table of ["paid_checks", "paid_check_budgets", "outcome_reports", "job_claims", "endpoints"]) {
       const rows = await queryRows<Record<string, unknown>>(t.db, sql.raw(`select * from ${table}`));
       haystacks.push([table, JSON.stringify(rows).toLowerCase()]);
