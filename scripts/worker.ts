@@ -11,9 +11,13 @@ import { installShutdown, shutdownLog } from "@/lib/server/shutdown";
 import { logger } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
 import { serveMetrics } from "@/lib/metrics/serve";
+import { paidCheckStartupNotes } from "@/lib/paid-checks/config";
 
 const log = logger();
 log.info({ node: assertSupportedRuntime(), role: "worker" }, "starting");
+const paid = paidCheckStartupNotes();
+for (const w of paid.warnings) log.warn(`paid test calls: ${w}`);
+if (paid.info) log.info(paid.info);
 const handle = await openDb({ url: process.env.DATABASE_URL || undefined });
 await seedIfEmpty(handle.db);
 metrics();

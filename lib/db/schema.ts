@@ -22,6 +22,8 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" 
 
 /** endpoints.call: an EndpointCall of lib/schemas/call.ts (typed loosely here: the schema stays below the domains). */
 export type EndpointCallValue = Record<string, unknown> & { source: "declared" | "submitted"; method: string; updated_at: string };
+/** endpoints.delivery: a summary of the paid test calls of the endpoint (lib/paid-checks). */
+export type DeliveryValue = { checks: number; delivered: number; last_check_at: string; last_verdict: string };
 /** endpoints.payment_seen: what a 402 (or a catalogue item) offered, in x402 v2 terms. */
 export type PaymentSeenValue = {
   x402_version: number;
@@ -212,6 +214,9 @@ export const endpoints = pgTable(
     checkClaimedUntil: ts("check_claimed_until"),
     createdAt: createdAt(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
+    // What Capdex's own paid test calls found (lib/paid-checks): the checks of the 7 days before the
+    // last one, how many delivered, and the last one's time and verdict; null until the first check
+    delivery: jsonb("delivery").$type<DeliveryValue>(),
     // When a column discovery ranks by last changed (price, network, check state, status...), set by
     // the trigger of migration 0005 whatever wrote the row; discovery's caches poll it for changes.
     changedAt: ts("changed_at").notNull().default(sql`clock_timestamp()`),
@@ -251,6 +256,59 @@ export const endpointChecks = pgTable(
     detail: jsonb("detail"),
   },
   (t) => [index("endpoint_checks_endpoint_idx").on(t.endpointId, t.checkedAt)],
+);
+
+/**
+ * Paid test calls (lib/paid-checks): one row per call Capdex paid for, or tried to. A row with no
+ * verdict is a check in flight; at most one per endpoint (the partial unique index is its claim).
+ */
+export const paidChecks = pgTable(
+  "paid_checks",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => endpoints.id, { onDelete: "cascade" }),
+    // CAIP-2 id of the network paid on (or that would have been)
+    network: text("network").notNull(),
+    // what was reserved against the day's budget, in millionths of a US dollar (0: nothing reserved)
+    reservedMicros: bigint("reserved_micros", { mode: "number" }).notNull().default(0),
+    // the asset and atomic amount the payment authorised; null when no payment was signed
+    asset: text("asset"),
+    amount: text("amount"),
+    payer: text("payer"),
+    tx: text("tx"),
+    // delivered | wrong_output | paid_not_delivered | unpaid_error; null while in flight
+    verdict: text("verdict"),
+    statusCode: integer("status_code"),
+    latencyMs: integer("latency_ms"),
+    detail: jsonb("detail").$type<Record<string, unknown>>(),
+    startedAt: ts("started_at").notNull().defaultNow(),
+    checkedAt: ts("checked_at"),
+  },
+  (t) => [
+    index("paid_checks_endpoint_idx").on(t.endpointId, t.checkedAt),
+    index("paid_checks_checked_idx").on(t.checkedAt),
+    uniqueIndex("paid_checks_in_flight_uq").on(t.endpointId).where(sql`verdict is null`),
+  ],
+);
+
+/**
+ * The paid test calls' spending per network and UTC day, in millionths of a US dollar. `spent`
+ * counts reservations: raised before a payment by one conditional UPDATE (never past the budget),
+ * lowered again only when no payment was signed.
+ */
+export const paidCheckBudgets = pgTable(
+  "paid_check_budgets",
+  {
+    network: text("network").notNull(),
+    day: text("day").notNull(),
+    budgetMicros: bigint("budget_micros", { mode: "number" }).notNull(),
+    spentMicros: bigint("spent_micros", { mode: "number" }).notNull().default(0),
+    payments: integer("payments").notNull().default(0),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.network, t.day] })],
 );
 
 // ---------------------------------------------------------------- submissions and domains

@@ -10,7 +10,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { primaryOf } from "@/lib/db/replicas";
 import { queryRows } from "@/lib/db/client";
-import { endpointFigures, endpoints, providers, type PaymentSeenValue } from "@/lib/db/schema";
+import { endpointFigures, endpoints, providers, type DeliveryValue, type PaymentSeenValue } from "@/lib/db/schema";
 import { figuresOfRow, type ObservedFigures, type StoredFiguresRow } from "@/lib/outcomes/figures";
 import type { EndpointCall } from "@/lib/schemas/call";
 import { normalizeNetwork } from "@/lib/schemas/networks";
@@ -39,6 +39,8 @@ export type Candidate = {
   lastCheckOk: boolean | null;
   lastVerifiedAt: string | null;
   figures: ObservedFigures;
+  /** What Capdex's paid test calls found (lib/paid-checks); null before the first. */
+  delivery?: DeliveryValue | null;
   /** "submission" or the catalogue's host. */
   source: string;
   call: EndpointCall | null;
@@ -86,8 +88,9 @@ const maxEndpoints = () => {
  */
 const REFRESH_BATCH = 25;
 
-type Row = Omit<Candidate, "figures" | "lastVerifiedAt" | "networkName" | "networks" | "assetKeys" | "schemes" | "changedAt" | "call"> & {
+type Row = Omit<Candidate, "figures" | "lastVerifiedAt" | "networkName" | "networks" | "assetKeys" | "schemes" | "changedAt" | "call" | "delivery"> & {
   call: unknown;
+  delivery: unknown;
   listedNetworks: string[] | null;
   capabilityId: string;
   lastVerifiedAt: Date | null;
@@ -98,7 +101,7 @@ type Row = Omit<Candidate, "figures" | "lastVerifiedAt" | "networkName" | "netwo
 };
 type Entry = { set: CandidateSet; loadedAt: number; usedAt: number };
 
-// Keep in step with the columns the trigger of drizzle/0005_figures_change_feed.sql watches.
+// Keep in step with the columns the trigger of drizzle/0005_figures_change_feed.sql watches (last redefined in 0012).
 function selection() {
   return {
     id: endpoints.id,
@@ -121,6 +124,7 @@ function selection() {
     description: endpoints.description,
     declaration: endpoints.declaration,
     paymentSeen: endpoints.paymentSeen,
+    delivery: endpoints.delivery,
     changedAt: endpoints.changedAt,
     figures: {
       reports: endpointFigures.reports,
@@ -311,6 +315,7 @@ function toCandidate(r: Row): Candidate {
     lastCheckOk: r.lastCheckOk,
     lastVerifiedAt: r.lastVerifiedAt ? new Date(r.lastVerifiedAt).toISOString() : null,
     figures: figuresOfRow(r.figures),
+    delivery: parseJson(r.delivery) as DeliveryValue | null,
     source: r.source,
     call: parseJson(r.call) as EndpointCall | null,
     assetKeys: assetKeysOf(r.acceptedAssets, seen),

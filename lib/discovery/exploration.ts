@@ -4,6 +4,7 @@
 // endpoint's place, never its score, and never puts it first while an endpoint with an established
 // record meets the request's constraints.
 import type { ObservedFigures } from "@/lib/outcomes/figures";
+import { lastPaidCallFailed } from "./scoring";
 import { discoverySettings } from "./settings";
 
 export const EXPLORATION_WINDOW_MS = 300_000;
@@ -25,7 +26,7 @@ export function windowOf(nowMs: number): number {
   return Math.floor(nowMs / EXPLORATION_WINDOW_MS);
 }
 
-type Explorable = { id: string; checkState: string; figures: Pick<ObservedFigures, "weighted_total_7d"> };
+type Explorable = { id: string; checkState: string; figures: Pick<ObservedFigures, "weighted_total_7d">; delivery?: { last_verdict: string } | null };
 
 /** An endpoint whose 7-day record is long enough that exploration never places a new one above it. */
 export function isEstablished(c: Pick<Explorable, "figures">): boolean {
@@ -34,14 +35,16 @@ export function isEstablished(c: Pick<Explorable, "figures">): boolean {
 
 /**
  * The one endpoint of the capability that explores in this window, or null. A capability explores in
- * `rate` of the windows; then its new, non-failing endpoints take turns, picked by hash.
+ * `rate` of the windows; then its new, non-failing endpoints take turns, picked by hash (not one whose
+ * last paid test call failed).
  */
 export function pickExplorer(capabilityId: string, candidates: readonly Explorable[], window: number, rate: number): string | null {
   if (!(rate > 0) || hash01(`${capabilityId}|${window}`) >= rate) return null;
   let best: string | null = null;
   let bestHash = Infinity;
   for (const c of candidates) {
-    if (c.checkState === "failing" || isEstablished(c)) continue;
+    // Nor one that took Capdex's money for nothing on its last paid call (lib/paid-checks).
+    if (c.checkState === "failing" || isEstablished(c) || lastPaidCallFailed(c)) continue;
     const h = hash01(`${capabilityId}|${window}|${c.id}`);
     if (h < bestHash || (h === bestHash && best !== null && c.id < best)) {
       best = c.id;

@@ -87,6 +87,7 @@ export function toRankedEndpoint(c: Candidate, factors: Factors, weights: Weight
       paid_reports_7d: c.figures.paid_reports_7d,
       distinct_payers_7d: c.figures.distinct_payers_7d,
       last_verified_at: c.lastVerifiedAt,
+      delivery: deliveryOf(c.delivery),
     },
     score_breakdown: {
       success: round4(factors.success),
@@ -96,6 +97,17 @@ export function toRankedEndpoint(c: Candidate, factors: Factors, weights: Weight
     },
     ...(c.call ? { call: c.call } : {}),
     page: endpointPagePath(c.id),
+  };
+}
+
+/** observed.delivery from the stored summary (lib/paid-checks): null before the first paid call. */
+export function deliveryOf(d: Candidate["delivery"]): RankedEndpoint["observed"]["delivery"] {
+  if (!d || !(d.checks > 0)) return null;
+  return {
+    checks: d.checks,
+    delivered_share: Math.round((d.delivered / d.checks) * 10_000) / 10_000,
+    last_check_at: d.last_check_at,
+    last_verdict: d.last_verdict as "delivered" | "wrong_output" | "paid_not_delivered",
   };
 }
 
@@ -132,6 +144,7 @@ function freeze(e: RankedEndpoint): RankedEndpoint {
   Object.freeze(e.payment.accepted_assets);
   Object.freeze(e.payment.networks);
   Object.freeze(e.payment);
+  if (e.observed.delivery) Object.freeze(e.observed.delivery);
   Object.freeze(e.observed);
   Object.freeze(e.score_breakdown);
   return Object.freeze(e);

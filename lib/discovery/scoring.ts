@@ -13,6 +13,8 @@ export type ScoringInput = {
   lastCheckOk: boolean | null;
   consecutiveFailures: number;
   figures: ObservedFigures;
+  /** The paid test calls' summary (lib/paid-checks): only its last verdict is read here. */
+  delivery?: { last_verdict: string } | null;
 };
 
 /** The capability-wide references the relative factors compare against. */
@@ -173,8 +175,24 @@ export function computeReferences(candidates: ReadonlyArray<Pick<ScoringInput, "
  */
 export const FAILED_PROBE_SHARE = 0.25;
 
-export function availabilityShare(e: Pick<ScoringInput, "lastCheckOk" | "consecutiveFailures">): number {
-  return e.lastCheckOk === false ? Math.pow(FAILED_PROBE_SHARE, Math.max(1, e.consecutiveFailures)) : 1;
+/**
+ * The share of its score an endpoint keeps while Capdex's last paid test call of it (lib/paid-checks)
+ * was paid for and not delivered, or delivered the wrong output. Probes only ask for the 402; a
+ * seller that answers it correctly and takes the money for nothing passes every probe, and its
+ * week of reports may be long: the whole score is scaled, as for a failed probe, until a paid call
+ * is delivered again (docs/ranking.md).
+ */
+export const FAILED_DELIVERY_SHARE = 0.25;
+
+/** Capdex's last paid call of the endpoint was paid for and not delivered, or got the wrong output. */
+export function lastPaidCallFailed(e: Pick<ScoringInput, "delivery">): boolean {
+  const verdict = e.delivery?.last_verdict;
+  return verdict === "paid_not_delivered" || verdict === "wrong_output";
+}
+
+export function availabilityShare(e: Pick<ScoringInput, "lastCheckOk" | "consecutiveFailures" | "delivery">): number {
+  const probe = e.lastCheckOk === false ? Math.pow(FAILED_PROBE_SHARE, Math.max(1, e.consecutiveFailures)) : 1;
+  return lastPaidCallFailed(e) ? probe * FAILED_DELIVERY_SHARE : probe;
 }
 
 export function computeFactors(e: ScoringInput, refs: References, optimistic = false): Factors {

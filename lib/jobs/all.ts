@@ -5,6 +5,7 @@ import { authCleanupJob } from "@/lib/auth/jobs";
 import { importRunJob } from "@/lib/imports/jobs";
 import { discoveryCleanupJob } from "@/lib/discovery/jobs";
 import { rollupJob } from "@/lib/outcomes/jobs";
+import { paidCheckJob } from "@/lib/paid-checks/jobs";
 import { probeExpireJob, probeRunJob } from "@/lib/probes/jobs";
 import { rateLimitCleanupJob } from "@/lib/ratelimit/jobs";
 import { statsRefreshJob } from "@/lib/stats/jobs";
@@ -22,4 +23,5 @@ export const ALL_JOBS: readonly Job[] = [
   recheckPendingJob,
   recheckDomainsJob,
   importRunJob,
+  paidCheckJob,
 ];

@@ -5,6 +5,8 @@ import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "@/lib/db/client";
 import type { Listing, ListingStatus } from "@/lib/schemas/listing-status";
 import { NOISE_REASONS, type NoiseReason } from "@/lib/imports/noise";
+import type { DeliveryValue } from "@/lib/db/schema";
+import { deliveryOf } from "@/lib/discovery/rank";
 import { LISTING_REASONS, reasonOfProbe, type ListingReason } from "./reasons";
 
 const isNoise = (r: string | null): r is NoiseReason => NOISE_REASONS.includes(r as NoiseReason);
@@ -33,6 +35,7 @@ type EndpointRow = {
   last_check_at: string | Date | null; last_check_ok: boolean | null; last_check_reason: string | null; last_check_status: number | null;
   consecutive_failures: number; call_source: string | null; declaration_reason: string | null; submission_status: string | null;
   item_state: string | null; item_reason: string | null; item_missed: number | null; item_last_seen: string | Date | null; updated_at: string | Date;
+  delivery: DeliveryValue | string | null;
 };
 type ItemRow = { id: string; source_host: string; state: string; reason: string | null; capability_id: string | null; candidates: Array<{ capability_id: string; confidence: number }> | null; first_seen_at: string | Date; last_seen_at: string | Date };
 type SubmissionRow = { id: string; status: string; capability_id: string; created_at: string | Date; updated_at: string | Date; last_check: { reason?: string; detail?: string } | null };
@@ -48,7 +51,7 @@ export async function getListingStatus(db: Db, input: string): Promise<ListingSt
       db,
       sql`select e.id::text as id, e.capability_id, e.status, e.check_state, e.source, e.domain_verified, e.created_at, e.updated_at,
                  e.last_check_at, e.last_check_ok, e.last_check_reason, e.last_check_status, e.consecutive_failures,
-                 e.call->>'source' as call_source, e.declaration_issue->>'reason' as declaration_reason,
+                 e.call->>'source' as call_source, e.declaration_issue->>'reason' as declaration_reason, e.delivery,
                  s.status as submission_status, i.state as item_state, i.reason as item_reason, i.missed_runs as item_missed, i.last_seen_at as item_last_seen
           from endpoints e
           left join submissions s on s.id = e.submission_id
@@ -89,6 +92,9 @@ export async function getListingStatus(db: Db, input: string): Promise<ListingSt
       if (imported && !e.last_check_at) reasons.push("awaiting_first_probe");
       if (imported && !e.domain_verified) reasons.push("domain_not_claimed");
     }
+    const delivery = deliveryOf((typeof e.delivery === "string" ? JSON.parse(e.delivery) : e.delivery) as DeliveryValue | null);
+    if (e.status !== "delisted" && delivery?.last_verdict === "paid_not_delivered") reasons.push("paid_call_not_delivered");
+    if (e.status !== "delisted" && delivery?.last_verdict === "wrong_output") reasons.push("paid_call_wrong_output");
     if (e.declaration_reason === "declaration_invalid" || e.declaration_reason === "declaration_too_large") reasons.push(e.declaration_reason);
     listings.push({
       endpoint_id: e.id,
@@ -103,6 +109,7 @@ export async function getListingStatus(db: Db, input: string): Promise<ListingSt
         : null,
       last_seen_in_source: e.item_last_seen ? iso(e.item_last_seen) : null,
       call_declared: e.call_source === "declared",
+      delivery,
       reasons,
       next_steps: steps(reasons),
     });
@@ -121,6 +128,7 @@ export async function getListingStatus(db: Db, input: string): Promise<ListingSt
       last_probe: null,
       last_seen_in_source: iso(i.last_seen_at),
       call_declared: false,
+      delivery: null,
       reasons: [reason],
       next_steps: steps([reason], reason === "unmapped_capability" && candidates ? [`Closest capabilities: ${candidates}.`] : []),
     });
@@ -148,6 +156,7 @@ export async function getListingStatus(db: Db, input: string): Promise<ListingSt
       last_probe: null,
       last_seen_in_source: null,
       call_declared: false,
+      delivery: null,
       reasons: [reason],
       next_steps: steps([reason], s.status === "pending_verification" && s.last_check?.detail ? [`Last DNS check: ${s.last_check.detail}`] : []),
     });

@@ -26,6 +26,14 @@ export const LISTING_REASONS = {
     title: "The endpoint answered with a redirect",
     help: "Probes do not follow redirects: list the final URL.",
   },
+  paid_call_not_delivered: {
+    title: "A paid call was not delivered",
+    help: "Capdex's last paid test call of the endpoint paid (the payment settled) and got no 2xx answer, or none in time. Its score is cut to a quarter until a paid call is delivered. Make sure the route answers after the payment settles (docs/paid-checks.md).",
+  },
+  paid_call_wrong_output: {
+    title: "A paid call returned the wrong output",
+    help: "Capdex's last paid test call of the endpoint, made with its declared call example, got an answer of another content type than declared, a body that does not parse, or one that does not validate against the declared output schema. Fix the answer or the declaration (docs/paid-checks.md).",
+  },
   awaiting_first_probe: {
     title: "Not probed yet",
     help: "Imported endpoints are probed before they are ranked; the first probe runs within minutes. Nothing to do.",

@@ -49,7 +49,7 @@ for the authenticated tier. A wrong or revoked key gets 401 \`invalid_api_key\`,
    balanced; \`limit\` 1..20). The answer has \`resolved\` (capability_id, confidence),
    \`ranked_endpoints\` (best first: \`endpoint_id\`, \`provider_name\`, \`url\`, \`method\`, \`score\`,
    \`payment\` {type x402, price_per_call in USD, network, accepted_assets}, \`observed\`
-   {success_rate_7d, p95_latency_ms}), \`fallback_endpoints\`, \`ttl_seconds\` and \`discovery_id\`.
+   {success_rate_7d, p95_latency_ms, delivery: what Capdex's own paid test calls found, or null}), \`fallback_endpoints\`, \`ttl_seconds\` and \`discovery_id\`.
    An entry with \`exploration: true\` is a new endpoint with a short record that exploration placed
    there (never first while an endpoint with an established record is ranked); its score is its own.
 2. Call the endpoint yourself (a paid one answers 402 with an x402 payment challenge).

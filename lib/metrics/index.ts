@@ -47,6 +47,18 @@ function createMetrics() {
       labelNames: ["category"] as const,
       registers,
     }),
+    paidChecks: new client.Counter({
+      name: "capdex_paid_checks_total",
+      help: "Paid test calls this process made, by network (CAIP-2) and verdict (docs/paid-checks.md)",
+      labelNames: ["network", "verdict"] as const,
+      registers,
+    }),
+    paidCheckSpent: new client.Counter({
+      name: "capdex_paid_check_spent_usd_total",
+      help: "US dollars this process's paid test calls reserved and signed for, by network",
+      labelNames: ["network"] as const,
+      registers,
+    }),
     jobRuns: new client.Counter({
       name: "capdex_job_runs_total",
       help: "Background job runs this process claimed and ran",

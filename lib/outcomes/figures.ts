@@ -91,7 +91,7 @@ export async function getObservedFigures(db: Db, endpointIds: string[]): Promise
         join providers p on p.id = e.provider_id
         where r.endpoint_id = any(${uuidArray(endpointIds)})
           and r.created_at >= date_trunc('hour', now() - interval '7 days') + interval '1 hour'
-          and r.rolled_up and r.reporter_kind <> 'probe'
+          and r.rolled_up and r.reporter_kind not in ('probe', 'paid_check')
           and (p.user_id is null or r.user_id is distinct from p.user_id)
         group by r.endpoint_id`,
   );

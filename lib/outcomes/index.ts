@@ -155,6 +155,27 @@ export async function recordProbeOutcome(db: Db, outcome: ProbeOutcome): Promise
   return { report_id: id };
 }
 
+export type PaidCheckOutcome = ProbeOutcome & { failure: string | null };
+
+/** Stores the outcome of one of Capdex's paid test calls (lib/paid-checks; WEIGHTS.paidCheck, never capped). */
+export async function recordPaidCheckOutcome(db: Db, outcome: PaidCheckOutcome): Promise<{ report_id: string }> {
+  const id = await insertOrNotFound(db, {
+    id: crypto.randomUUID(),
+    endpointId: outcome.endpointId,
+    success: outcome.success,
+    latencyMs: outcome.latencyMs ?? null,
+    statusCode: outcome.statusCode ?? null,
+    discoveryId: null,
+    failure: outcome.failure,
+    paidAmount: null,
+    reporterKind: "paid_check",
+    reporterKey: "capdex:paid-check",
+    userId: null,
+    weight: WEIGHTS.paidCheck,
+  });
+  return { report_id: id };
+}
+
 // Group commit. A report is answered only once its row is stored, but reports that arrive while a
 // write is in flight wait for the next statement, which stores them all: an idle instance writes
 // each report at once, a busy one writes one INSERT (one transaction, one WAL flush) per batch.

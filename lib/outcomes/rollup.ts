@@ -78,6 +78,7 @@ export function rollupStatement(limit: number): SQL {
         -- (x402 settles only once the answer is served, so the money proves the call, not the failure);
         -- zero when the wallet is the provider's; one whose evidence was rejected counts zero. An
         -- unpaid report from an account younger than newAccountDays weighs newAccountFactor as much.
+        -- Capdex's own checks (probes, paid test calls) keep their stored weight and are never capped.
         weighed as (
           select b.id, b.endpoint_id, b.hour, b.created_at, b.success, b.latency_ms,
                  case when ${paidCall} then 'paid' else b.reporter_kind end as reporter_kind,
@@ -101,7 +102,7 @@ export function rollupStatement(limit: number): SQL {
         -- the endpoint-hour (before this batch, plus its earlier reports in this batch) leaves room.
         capped as (
           select x.*, case
-              when x.reporter_kind = 'probe' or x.w = 0 then x.w
+              when x.reporter_kind in ('probe', 'paid_check') or x.w = 0 then x.w
               else greatest(0, least(x.w,
                 (case x.reporter_kind when 'paid' then ${num(CAPS.paidPerPayer)}
                       when 'authenticated' then ${num(CAPS.authenticatedPerReporter)}
@@ -115,11 +116,11 @@ export function rollupStatement(limit: number): SQL {
         -- anonymous addresses, unpaid accounts, paying wallets.
         counted as (
           select x.endpoint_id, x.hour, x.success, x.latency_ms, case
-              when x.reporter_kind <> 'probe' and x.cw > 0
+              when x.reporter_kind not in ('probe', 'paid_check') and x.cw > 0
               then greatest(0, least(x.cw, ${poolCap(sql`x.reporter_kind`)} - ${runningTotal(poolKey(sql`x.reporter_kind`))} - (x.acum - x.cw)))
               else x.cw
             end as fw
-          from (select c.*, sum(case when c.reporter_kind <> 'probe' then c.cw else 0 end)
+          from (select c.*, sum(case when c.reporter_kind not in ('probe', 'paid_check') then c.cw else 0 end)
                               over (partition by c.endpoint_id, c.hour, c.reporter_kind order by c.created_at, c.id) as acum
                 from capped c) x
         ),
@@ -127,14 +128,14 @@ export function rollupStatement(limit: number): SQL {
         reporter_upd as (
           insert into reporter_weights as rw (endpoint_id, hour, reporter_key, weight)
           select endpoint_id, hour, reporter_key, sum(w) from weighed
-          where reporter_kind <> 'probe' and w > 0 group by 1, 2, 3 order by 1, 2, 3
+          where reporter_kind not in ('probe', 'paid_check') and w > 0 group by 1, 2, 3 order by 1, 2, 3
           on conflict (endpoint_id, hour, reporter_key) do update set weight = rw.weight + excluded.weight
           returning 1
         ),
         pool_upd as (
           insert into reporter_weights as rw (endpoint_id, hour, reporter_key, weight)
           select endpoint_id, hour, ${poolKey(sql`reporter_kind`)}, sum(cw) from capped
-          where reporter_kind <> 'probe' and cw > 0 group by 1, 2, 3 order by 1, 2, 3
+          where reporter_kind not in ('probe', 'paid_check') and cw > 0 group by 1, 2, 3 order by 1, 2, 3
           on conflict (endpoint_id, hour, reporter_key) do update set weight = rw.weight + excluded.weight
           returning 1
         ),

@@ -26,6 +26,13 @@ export const WEIGHTS = {
   discoveryClockSlackMinutes: 5,
   /** A first-party probe of the endpoint (lib/probes): above anonymous, never capped. */
   probe: 3,
+  /**
+   * A paid test call of Capdex's own (lib/paid-checks): Capdex paid the endpoint from its wallet and
+   * judged the answer. Weighed like a trusted caller's discovery-tied paid report (paid x
+   * discoveryBonus), never capped (the operator's daily budget bounds how many there are), and
+   * never the provider's: the wallet is Capdex's.
+   */
+  paidCheck: 16,
   /** Reports by the account that owns the endpoint's provider. */
   ownProvider: 0,
   /**
@@ -85,7 +92,10 @@ export const ACCOUNTS_POOL_KEY = "*accounts";
 export const PAID_POOL_KEY = "*paid";
 
 /** "paid" is not stored: a report counts as paid when its payment evidence is verified (the rollup decides). */
-export type ReporterKind = "anonymous" | "authenticated" | "probe";
+export type ReporterKind = "anonymous" | "authenticated" | "probe" | "paid_check";
+
+/** Reporter kinds of Capdex's own checks: weighed at their stored weight, never capped, never a distinct caller. */
+export const FIRST_PARTY_KINDS = ["probe", "paid_check"] as const;
 
 export type Reporter = { kind: ReporterKind; key: string; userId: string | null; baseWeight: number };
 

@@ -78,7 +78,7 @@ async function reportCounts(db: Db, id: string): Promise<ReportCounts> {
     sql`select grouping(failure) as g, failure, count(*)::int as reports, count(*) filter (where success)::int as successes,
                count(distinct reporter_key)::int as reporters, count(*) filter (where paid_amount > 0)::int as paid
         from outcome_reports
-        where endpoint_id = ${id}::uuid and reporter_kind <> 'probe' and created_at > now() - interval '7 days'
+        where endpoint_id = ${id}::uuid and reporter_kind not in ('probe', 'paid_check') and created_at > now() - interval '7 days'
         group by grouping sets ((), (failure))`,
   );
   const total = rows.find((r) => Number(r.g) === 1);

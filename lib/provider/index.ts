@@ -70,7 +70,7 @@ async function figuresOf(db: Db, ids: string[]): Promise<Map<string, Figures>> {
       sql`select endpoint_id::text as id, count(*)::int as n, count(*) filter (where not success)::int as failed,
                  count(distinct reporter_key)::int as reporters
           from outcome_reports
-          where endpoint_id = any(${arr}::uuid[]) and reporter_kind <> 'probe' and created_at > now() - interval '7 days'
+          where endpoint_id = any(${arr}::uuid[]) and reporter_kind not in ('probe', 'paid_check') and created_at > now() - interval '7 days'
           group by endpoint_id`,
     ),
     queryRows<{ id: string; n: number }>(

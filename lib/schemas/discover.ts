@@ -97,6 +97,19 @@ export const paymentSchema = z.object({
   accepted_assets: z.array(z.string()),
 });
 
+export const PAID_CHECK_VERDICT_VALUES = ["delivered", "wrong_output", "paid_not_delivered"] as const;
+
+export const deliverySchema = z
+  .object({
+    checks: z.number().int().describe("Paid test calls Capdex made to it in the 7 days before the last one (calls it paid for)."),
+    delivered_share: z.number().describe("Share of those calls that delivered: a 2xx answer of the declared type, valid against the declared output schema."),
+    last_check_at: timestampSchema,
+    last_verdict: z.enum(PAID_CHECK_VERDICT_VALUES),
+  })
+  .nullable()
+  .describe("What Capdex's own paid test calls found (docs/paid-checks.md); null when Capdex has not paid for a call to it.")
+  .meta({ id: "Delivery" });
+
 export const observedSchema = z.object({
   success_rate_7d: z.number().nullable(),
   p95_latency_ms: z.number().nullable(),
@@ -105,6 +118,7 @@ export const observedSchema = z.object({
   paid_reports_7d: z.number().int().describe("Reports in 7 days backed by a payment Capdex verified on chain (the provider's own wallets left out)."),
   distinct_payers_7d: z.number().int().describe("Different wallets that paid for those reports."),
   last_verified_at: timestampSchema.nullable(),
+  delivery: deliverySchema,
 });
 
 export const scoreBreakdownSchema = z.object({

@@ -2,6 +2,7 @@
 // is not listed. Reasons are stable codes (lib/listings/reasons.ts), documented at /docs/errors.
 import { z } from "zod";
 import { timestampSchema, uuidSchema } from "./common";
+import { deliverySchema } from "./discover";
 
 export const LISTING_STATES = ["listed", "failing", "delisted", "unmapped", "held_back", "ignored", "pending_verification", "pending_capability", "expired", "rejected"] as const;
 
@@ -35,6 +36,7 @@ export const listingSchema = z.object({
     .nullable(),
   last_seen_in_source: timestampSchema.nullable(),
   call_declared: z.boolean(),
+  delivery: deliverySchema,
   reasons: z.array(z.string()),
   next_steps: z.array(z.string()),
 });

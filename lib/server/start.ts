@@ -17,6 +17,10 @@ export async function startServer() {
   if (process.env.ALLOW_PRIVATE_TARGETS === "1") {
     log.warn("ALLOW_PRIVATE_TARGETS=1 - loopback/private targets and http:// are accepted. Tests and local development only.");
   }
+  // Paid test calls: on or off, and what is wrong with their settings (never the key itself).
+  const paid = (await import("@/lib/paid-checks/config")).paidCheckStartupNotes();
+  for (const w of paid.warnings) log.warn(`paid test calls: ${w}`);
+  if (paid.info) log.info(paid.info);
   const t0 = Date.now();
   try {
     const handle = await getDbHandle();

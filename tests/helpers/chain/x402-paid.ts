@@ -20,12 +20,33 @@ export const NETWORK = `eip155:${CHAIN_ID}` as const;
 
 export type PaidServer = { url: string; close(): Promise<void> };
 
+/**
+ * What the resource does once paid: `honest` answers its JSON; `garbage` takes the payment and
+ * answers JSON of another shape; `fail_after_settling` lets the payment settle, then answers 500
+ * without the PAYMENT-RESPONSE header (a seller that takes the money and hides it).
+ */
+export type PaidAnswer = "honest" | "garbage" | "fail_after_settling";
+
 /** GET /paid on loopback, asking `amount` atomic units of `token` paid to `payTo`. */
-export async function startPaidServer(chain: LocalChain, opts: { token: Address; payTo: Address; amount: string; facilitator: PrivateKeyAccount }): Promise<PaidServer> {
+export async function startPaidServer(
+  chain: LocalChain,
+  opts: { token: Address; payTo: Address; amount: string; facilitator: PrivateKeyAccount; answer?: PaidAnswer },
+): Promise<PaidServer> {
   const signer = toFacilitatorEvmSigner(Object.assign(chain.wallet(opts.facilitator), { address: opts.facilitator.address }) as never);
   const facilitator = new x402Facilitator().register(NETWORK, new ExactEvmFacilitatorScheme(signer));
   const resourceServer = new x402ResourceServer(facilitator as never).register(NETWORK, new ExactEvmServerScheme());
   const app = new Hono();
+  if (opts.answer === "fail_after_settling") {
+    // Outside the payment middleware: it has settled by the time this sees the answer.
+    app.use(async (c, next) => {
+      await next();
+      if (c.res.status !== 200) return;
+      // Hono copies the old answer's headers onto the new one: the settlement's is taken out again.
+      c.res = new Response("internal error", { status: 500, headers: { "content-type": "text/plain" } });
+      c.res.headers.delete("payment-response");
+      c.res.headers.delete("x-payment-response");
+    });
+  }
   app.use(
     paymentMiddleware(
       {
@@ -43,7 +64,7 @@ export async function startPaidServer(chain: LocalChain, opts: { token: Address;
       resourceServer,
     ),
   );
-  app.get("/paid", (c) => c.json({ temperature_c: 11 }));
+  app.get("/paid", (c) => (opts.answer === "garbage" ? c.json({ error: "no data today" }) : c.json({ temperature_c: 11 })));
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
   });

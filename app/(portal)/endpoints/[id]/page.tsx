@@ -74,6 +74,12 @@ export default async function EndpointPageView({ params }: Props) {
         </dd>
         <dt className={dt}>p95 latency 7d</dt>
         <dd>{formatMs(ranked?.observed.p95_latency_ms)}</dd>
+        <dt className={dt}>Paid test calls</dt>
+        <dd data-testid="endpoint-delivery">
+          {ranked?.observed.delivery
+            ? `${formatPercent(ranked.observed.delivery.delivered_share)} delivered of ${ranked.observed.delivery.checks}; last ${ranked.observed.delivery.last_verdict.replace(/_/g, " ")} ${formatAgo(ranked.observed.delivery.last_check_at, now)}`
+            : "none yet"}
+        </dd>
         <dt className={dt}>Score (default)</dt>
         <dd>
           {ranked ? formatScore(ranked.score) : "not ranked"}{" "}
