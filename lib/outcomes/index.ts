@@ -138,27 +138,23 @@ export type ProbeOutcome = { endpointId: string; success: boolean; latencyMs?: n
 
 /** Stores the outcome of a first-party probe (weighted below a discovery-tied API-key report, never capped). */
 export async function recordProbeOutcome(db: Db, outcome: ProbeOutcome): Promise<{ report_id: string }> {
-  const id = await insertOrNotFound(db, {
-    id: crypto.randomUUID(),
-    endpointId: outcome.endpointId,
-    success: outcome.success,
-    latencyMs: outcome.latencyMs ?? null,
-    statusCode: outcome.statusCode ?? null,
-    discoveryId: null,
-    failure: null,
-    paidAmount: null,
-    reporterKind: "probe",
-    reporterKey: "probe",
-    userId: null,
-    weight: WEIGHTS.probe,
-  });
-  return { report_id: id };
+  return recordFirstParty(db, outcome, null, { kind: "probe", key: "probe", weight: WEIGHTS.probe });
 }
 
 export type PaidCheckOutcome = ProbeOutcome & { failure: string | null };
 
 /** Stores the outcome of one of Capdex's paid test calls (lib/paid-checks; WEIGHTS.paidCheck, never capped). */
 export async function recordPaidCheckOutcome(db: Db, outcome: PaidCheckOutcome): Promise<{ report_id: string }> {
+  return recordFirstParty(db, outcome, outcome.failure, { kind: "paid_check", key: "capdex:paid-check", weight: WEIGHTS.paidCheck });
+}
+
+/** A report of Capdex's own (a probe or a paid test call): no caller, no discovery, its kind's fixed weight. */
+async function recordFirstParty(
+  db: Db,
+  outcome: ProbeOutcome,
+  failure: string | null,
+  reporter: { kind: "probe" | "paid_check"; key: string; weight: number },
+): Promise<{ report_id: string }> {
   const id = await insertOrNotFound(db, {
     id: crypto.randomUUID(),
     endpointId: outcome.endpointId,
@@ -166,12 +162,12 @@ export async function recordPaidCheckOutcome(db: Db, outcome: PaidCheckOutcome):
     latencyMs: outcome.latencyMs ?? null,
     statusCode: outcome.statusCode ?? null,
     discoveryId: null,
-    failure: outcome.failure,
+    failure,
     paidAmount: null,
-    reporterKind: "paid_check",
-    reporterKey: "capdex:paid-check",
+    reporterKind: reporter.kind,
+    reporterKey: reporter.key,
     userId: null,
-    weight: WEIGHTS.paidCheck,
+    weight: reporter.weight,
   });
   return { report_id: id };
 }
