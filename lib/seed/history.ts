@@ -76,8 +76,13 @@ export function planHistory(
   const hours = (opts.days ?? HISTORY_DAYS) * 24;
   const volume = opts.volume ?? 1;
 
-  // Capability popularity: a long tail, in an order fixed by the seed.
-  const order = capabilities.map((id, i) => ({ i, r: rnd.next() })).sort((a, b) => a.r - b.r);
+  // Capability popularity: a long tail, in an order fixed by the seed, the capabilities the demo
+  // network serves first (a registry of hundreds would otherwise leave some of them a report a day,
+  // and which ones would change with the hour the seed runs).
+  const served = new Set(endpoints.map((e) => e.capabilityId));
+  const order = capabilities
+    .map((id, i) => ({ i, r: rnd.next() + (served.has(id) ? 0 : 1) }))
+    .sort((a, b) => a.r - b.r);
   const popularity = new Array<number>(capabilities.length).fill(0);
   order.forEach((o, rank) => (popularity[o.i] = 1 / Math.pow(rank + 3, 0.85)));
   const popTotal = popularity.reduce((a, b) => a + b, 0) || 1;

@@ -110,4 +110,15 @@ describe("the demo network's history", () => {
       expect(sumHours(byEndpoint[i], 100, 190).rate, `endpoint ${i} before`).toBeGreaterThan(0.85);
     }
   });
+
+  it("gives every capability the demo network serves a week of reports with weight, whatever the hour, however large the registry", () => {
+    // 400 capabilities, of which the 30 above have demo endpoints (the real registry has hundreds).
+    const registry = [...Array.from({ length: 370 }, (_, i) => `more${i % 7}.cap_${i}`), ...caps];
+    for (const hour of [new Date("2026-12-02T05:00:00Z"), new Date("2026-12-02T06:00:00Z"), NOW_HOUR]) {
+      const { reports } = planHistory(endpoints, registry, hour, INTO);
+      const weighted = new Map<string, number>();
+      for (const r of reports) if (r[5] === 1) weighted.set(endpoints[r[0]].capabilityId, (weighted.get(endpoints[r[0]].capabilityId) ?? 0) + 1);
+      for (const c of caps) expect(weighted.get(c) ?? 0, `${c} at ${hour.toISOString()}`).toBeGreaterThanOrEqual(40);
+    }
+  });
 });
