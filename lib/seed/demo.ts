@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "@/lib/db/client";
 import { endpoints, providers, type NewEndpoint } from "@/lib/db/schema";
 import { planHistory, type HistoryEndpoint, type HistoryOptions, type PlannedReport } from "./history";
+import { CATALOGUE } from "./catalogue";
 import { createRandom, seededUuid } from "./random";
 import { demoCallOf } from "./demo-calls";
 import { rollUpAll } from "@/lib/outcomes/rollup";
@@ -114,7 +115,12 @@ export async function seedDemoHistory(db: Db, opts: HistoryOptions = {}): Promis
     sql`select id::text as id, capability_id as "capabilityId", provider_id::text as "providerId", network, check_state as "checkState"
         from endpoints where is_demo order by id`,
   );
-  const caps = (await queryRows<{ id: string }>(db, sql`select id from capabilities order by id`)).map((c) => c.id);
+  // In the registry's own order (lib/registry/capabilities.json), which planHistory reads as
+  // popularity: its first POPULAR_HEAD are the long-known jobs; capabilities added since come after.
+  const position = new Map(CATALOGUE.capabilities.map((c, i) => [c.id, i]));
+  const caps = (await queryRows<{ id: string }>(db, sql`select id from capabilities order by id`))
+    .map((c) => c.id)
+    .sort((a, b) => (position.get(a) ?? Infinity) - (position.get(b) ?? Infinity) || (a < b ? -1 : a > b ? 1 : 0));
   const { reports, counters } = planHistory(eps, caps, hour, Number(clock.into), opts);
   const at = hour.toISOString();
   // Columns as array literals, unnested in the database: far cheaper to parse than JSON.

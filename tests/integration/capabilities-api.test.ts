@@ -1,3 +1,5 @@
+import { sql } from "drizzle-orm";
+import { queryRows } from "@/lib/db/client";
 import { CATALOGUE } from "@/lib/seed/catalogue";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../helpers/db";
@@ -104,7 +106,14 @@ describe("GET /api/capabilities/{id}", () => {
   });
 
   it("lists its endpoints in rank order with observed figures on request", async () => {
-    const res = await call(one.GET, "/api/capabilities/weather.current?with_endpoints=true", { params: { id: "weather.current" } });
+    // The demo capability whose endpoints have the most weighted history (a quiet one may have none
+    // with weight: its few reports anonymous).
+    const [top] = await queryRows<{ id: string }>(
+      t.db,
+      sql`select e.capability_id as id from endpoints e join endpoint_figures f on f.endpoint_id = e.id
+          where e.is_demo group by 1 having count(*) >= 2 order by sum(f.w_total) desc, 1 limit 1`,
+    );
+    const res = await call(one.GET, `/api/capabilities/${top.id}?with_endpoints=true`, { params: { id: top.id } });
     const eps = res.body.endpoints as Array<{ score: number; observed: { success_rate_7d: number; sample_size_7d: number }; payment: { type: string } }>;
     expect(eps.length).toBe(res.body.endpoint_count);
     expect(eps.length).toBeGreaterThanOrEqual(2);
