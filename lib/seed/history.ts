@@ -91,6 +91,14 @@ export function planHistory(
 
   // Each endpoint's profile, and its share of its capability's traffic.
   const plans: Plan[] = endpoints.map((e) => planEndpoint(e, rnd, normal));
+  // A capability whose endpoints all drew "new" would have no history before a day or two ago: its
+  // first endpoint has been steady all along instead (the README's weather.current drew that).
+  const allNew = new Map<string, number>();
+  endpoints.forEach((e, i) => {
+    if (plans[i].profile !== "new") allNew.set(e.capabilityId, -1);
+    else if (!allNew.has(e.capabilityId)) allNew.set(e.capabilityId, i);
+  });
+  for (const i of allNew.values()) if (i >= 0) plans[i] = { ...plans[i], profile: "steady", share: PROFILE_SHARE.steady, startAgo: Infinity };
   const capShareTotal = new Map<string, number>();
   for (let i = 0; i < endpoints.length; i++) {
     capShareTotal.set(endpoints[i].capabilityId, (capShareTotal.get(endpoints[i].capabilityId) ?? 0) + plans[i].share);
