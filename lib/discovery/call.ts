@@ -41,26 +41,48 @@ function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** A curl that calls the endpoint with the example (the 402 it answers says how to pay). */
-export function curlForCall(url: string, call: EndpointCall): string {
+/** The HTTP request a call's example makes: what curlForCall prints and what a paid test call sends. */
+export type CallRequest =
+  | { kind: "query"; method: string; url: string }
+  | { kind: "json" | "text" | "mcp"; method: string; url: string; contentType: string; body: string }
+  | { kind: "form"; method: string; url: string; fields: Array<[string, string]> };
+
+/** The request that calls the endpoint with the example. */
+export function requestForCall(url: string, call: EndpointCall): CallRequest {
   const example = call.input.example;
   if (call.input.kind === "mcp") {
     const body = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: call.input.tool ?? "", arguments: isObj(example) ? example : {} } };
-    return `curl -s -X POST ${shellQuote(url)} \\\n  -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \\\n  -d ${shellQuote(JSON.stringify(body))}`;
+    return { kind: "mcp", method: "POST", url, contentType: "application/json", body: JSON.stringify(body) };
   }
   if (call.input.kind === "body") {
     const type = call.input.body_type ?? "json";
-    if (type === "json") {
-      return `curl -s -X ${call.method} ${shellQuote(url)} \\\n  -H 'Content-Type: application/json' \\\n  -d ${shellQuote(JSON.stringify(example ?? {}))}`;
-    }
+    if (type === "json") return { kind: "json", method: call.method, url, contentType: "application/json", body: JSON.stringify(example ?? {}) };
     if (type === "form-data" && isObj(example)) {
-      const fields = Object.entries(example).map(([k, v]) => `-F ${shellQuote(`${k}=${typeof v === "string" ? v : JSON.stringify(v)}`)}`);
-      return `curl -s -X ${call.method} ${shellQuote(url)}${fields.length ? ` \\\n  ${fields.join(" ")}` : ""}`;
+      return { kind: "form", method: call.method, url, fields: Object.entries(example).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]) };
     }
-    const text = typeof example === "string" ? example : JSON.stringify(example ?? "");
-    return `curl -s -X ${call.method} ${shellQuote(url)} \\\n  -H 'Content-Type: text/plain' \\\n  --data-binary ${shellQuote(text)}`;
+    return { kind: "text", method: call.method, url, contentType: "text/plain", body: typeof example === "string" ? example : JSON.stringify(example ?? "") };
   }
-  return `curl -s${call.method === "GET" ? "" : ` -X ${call.method}`} ${shellQuote(withQuery(url, example))}`;
+  return { kind: "query", method: call.method, url: withQuery(url, example) };
+}
+
+/** A curl that calls the endpoint with the example (the 402 it answers says how to pay). */
+export function curlForCall(url: string, call: EndpointCall): string {
+  const r = requestForCall(url, call);
+  const target = shellQuote(r.url);
+  switch (r.kind) {
+    case "mcp":
+      return `curl -s -X POST ${target} \\\n  -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \\\n  -d ${shellQuote(r.body)}`;
+    case "json":
+      return `curl -s -X ${r.method} ${target} \\\n  -H 'Content-Type: application/json' \\\n  -d ${shellQuote(r.body)}`;
+    case "form": {
+      const fields = r.fields.map(([k, v]) => `-F ${shellQuote(`${k}=${v}`)}`);
+      return `curl -s -X ${r.method} ${target}${fields.length ? ` \\\n  ${fields.join(" ")}` : ""}`;
+    }
+    case "text":
+      return `curl -s -X ${r.method} ${target} \\\n  -H 'Content-Type: text/plain' \\\n  --data-binary ${shellQuote(r.body)}`;
+    case "query":
+      return `curl -s${r.method === "GET" ? "" : ` -X ${r.method}`} ${target}`;
+  }
 }
 
 /** The URL with the example's values as query parameters (added to any it already has). */

@@ -18,7 +18,7 @@ import { metrics } from "@/lib/metrics";
 import { recordPaidCheckOutcome } from "@/lib/outcomes";
 import { rpcClient } from "@/lib/payments/rpc";
 import { parseChallenge, type Offer } from "@/lib/probes/challenge";
-import { withQuery } from "@/lib/discovery/call";
+import { requestForCall } from "@/lib/discovery/call";
 import type { EndpointCall } from "@/lib/schemas/call";
 import { NETWORKS } from "@/lib/schemas/networks";
 import { release, reserve, remainingToday, type Reservation } from "./budget";
@@ -43,16 +43,10 @@ export type CheckResult =
 /** The call an example describes: method, URL, body. Null when Capdex cannot make it (MCP tools, form data). */
 export function requestOf(t: CheckTarget): { method: string; url: string; body?: string; contentType?: string } | null {
   const call = t.call;
-  if (!call) return null;
-  const method = (call.method || t.method || "GET").toUpperCase();
-  if (call.input.kind === "query") return { method, url: withQuery(t.url, call.input.example) };
-  if (call.input.kind !== "body") return null;
-  const type = call.input.body_type ?? "json";
-  if (type === "json") return { method, url: t.url, body: JSON.stringify(call.input.example ?? {}), contentType: "application/json" };
-  if (type === "text") {
-    const ex = call.input.example;
-    return { method, url: t.url, body: typeof ex === "string" ? ex : JSON.stringify(ex ?? ""), contentType: "text/plain" };
-  }
+  if (!call || (call.input.kind === "body" && call.input.body_type === "form-data")) return null;
+  const r = requestForCall(t.url, { ...call, method: (call.method || t.method || "GET").toUpperCase() });
+  if (r.kind === "query") return { method: r.method, url: r.url };
+  if (r.kind === "json" || r.kind === "text") return { method: r.method, url: r.url, body: r.body, contentType: r.contentType };
   return null;
 }
 
