@@ -16,6 +16,7 @@ import { getRegistry } from "@/lib/registry";
 import { discoverBodySchema, type DiscoverResponse } from "@/lib/schemas/discover";
 import { getStats } from "@/lib/stats";
 import type { Db } from "@/lib/db/client";
+import { portalPage } from "@/lib/portal/unavailable";
 
 export const dynamic = "force-dynamic";
 
@@ -50,7 +51,7 @@ async function runSearch(db: Db, q: string): Promise<Search> {
   }
 }
 
-export default async function HomePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+export default portalPage("/", async function HomePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const q = (firstParam((await searchParams).q) ?? "").trim();
   const db = await getDb();
   const [registry, stats, search] = await Promise.all([getRegistry(db), getStats(db), runSearch(db, q)]);
@@ -196,4 +197,4 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
       </section>
     </>
   );
-}
+});

@@ -143,6 +143,12 @@ function createMetrics() {
         for (const [reason, n] of Object.entries(stats.fallbacks)) this.inc({ reason }, n);
       },
     }),
+    pagesUnavailable: new client.Counter({
+      name: "capdex_pages_unavailable_total",
+      help: "Portal pages sent to /unavailable (503) instead of rendering: reason deadline (data not read in time) or database (unreachable, or out of disk)",
+      labelNames: ["page", "reason"] as const,
+      registers,
+    }),
     logDropped: new client.Counter({
       name: "capdex_log_lines_dropped_total",
       help: "Log lines not written: queue_full (the log's reader is too slow or stalled) or closed (its reader is gone, EPIPE)",

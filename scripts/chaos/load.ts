@@ -87,6 +87,9 @@ export class Load {
       const text = await res.text();
       let body: { report_id?: string; code?: string } = {};
       if ((res.headers.get("content-type") ?? "").includes("json")) body = JSON.parse(text);
+      // A portal page the database failed is sent to /unavailable (lib/portal/unavailable.ts): an
+      // HTML 503, the page's own reading of code `unavailable`.
+      else if (res.status === 503 && new URL(res.url).pathname === "/unavailable") body = { code: "unavailable" };
       answer = { phase, op, status: res.status, retryAfter: res.headers.has("retry-after"), code: body.code, sentAt, doneAt: Date.now() };
       if (op === "report_outcome" && res.status === 202 && body.report_id) this.accepted.push({ id: body.report_id, phase });
     } catch (err) {

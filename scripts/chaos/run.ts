@@ -143,8 +143,14 @@ function summarise(fault: string, answers: Answer[], extra: Partial<Row> & { cle
     if (bad503) misses.push(`${bad503} x 503 without Retry-After or code unavailable`);
   }
   if (recoveryMs !== null && recoveryMs > 10_000) misses.push(`recovery ${recoveryMs} ms > 10 s`);
+  // Portal pages apart: they are where the API's wrapper does not reach (lib/portal/unavailable.ts).
+  const pages = answers.filter((a) => a.op === "portal");
+  const pageNote = pages.some((a) => a.status !== 200)
+    ? `page: ${pages.filter((a) => a.status === 200).length}x200, ${pages.filter((a) => a.status === 503).length}x503 (/unavailable), longest ${Math.max(...pages.map((a) => a.doneAt - a.sentAt))} ms`
+    : "";
   const { clearedAt: _c, dependencyFault: _d, misses: more = [], ...rest } = extra;
-  return { fault, requests: answers.length, statuses, e500, lost: null, longestMs, recoveryMs, exitMs: null, note: "", ...rest, misses: [...misses, ...more] };
+  const note = [rest.note, pageNote].filter(Boolean).join("; ");
+  return { fault, requests: answers.length, statuses, e500, lost: null, longestMs, recoveryMs, exitMs: null, ...rest, note, misses: [...misses, ...more] };
 }
 
 async function main() {
@@ -278,7 +284,7 @@ async function postgresPhases(load: Load, admin: postgres.Sql): Promise<void> {
       await admin`alter role capdex connection limit -1`;
       await Promise.all(held.map((c) => c.end({ timeout: 1 })));
     };
-  }, (row) => ({ ...row, note: "server's connections cut, no slot to reconnect" }));
+  }, (row) => ({ ...row, note: ["server's connections cut, no slot to reconnect", row.note].filter(Boolean).join("; ") }));
 
   await phase(load, "Postgres: server paused (SIGSTOP 12 s)", { dependencyFault: true }, async () => {
     const pids = postgresPids();

@@ -6,8 +6,14 @@ import { readStoredFigures } from "@/lib/outcomes/figures";
 import { formatInt, formatMs, formatPercent } from "@/lib/portal/format";
 import { listSubmissions } from "@/lib/submissions";
 
-export async function MySubmissions({ db, userId }: { db: Db; userId: string }) {
+/** What the list shows, read by the page itself (so under its deadline, lib/portal/unavailable.ts). */
+export async function loadMySubmissions(db: Db, userId: string) {
   const subs = await listSubmissions(db, { userId });
+  const endpointIds = subs.map((s) => s.endpoint_id).filter((id): id is string => !!id);
+  return { subs, figures: await readStoredFigures(db, endpointIds) };
+}
+
+export function MySubmissions({ subs, figures }: Awaited<ReturnType<typeof loadMySubmissions>>) {
   if (!subs.length) {
     return (
       <p className="mt-2 text-sm text-slate-600">
@@ -19,8 +25,6 @@ export async function MySubmissions({ db, userId }: { db: Db; userId: string }) 
       </p>
     );
   }
-  const endpointIds = subs.map((s) => s.endpoint_id).filter((id): id is string => !!id);
-  const figures = await readStoredFigures(db, endpointIds);
   return (
     <div className="mt-3 overflow-x-auto">
       <table className="min-w-full text-sm" data-testid="my-submissions">

@@ -14,7 +14,8 @@ import { POLICIES, type PolicyName } from "@/lib/ratelimit/policies";
 import { signOutAction } from "./actions";
 import { CreateKeyForm } from "./create-key-form";
 import { KeyTable } from "./key-table";
-import { MySubmissions } from "./my-submissions";
+import { MySubmissions, loadMySubmissions } from "./my-submissions";
+import { portalPage } from "@/lib/portal/unavailable";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Account" };
@@ -22,12 +23,12 @@ export const metadata: Metadata = { title: "Account" };
 const section = "mt-10";
 const h2 = "text-lg font-semibold text-slate-950";
 
-export default async function AccountPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+export default portalPage("/account", async function AccountPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await getSessionUser();
   if (!user) redirect("/signin?callbackUrl=%2Faccount");
   const sp = await searchParams;
   const db = await getDb();
-  const [keys, origin] = await Promise.all([listApiKeys(db, user.id), requestOrigin()]);
+  const [keys, origin, submissions] = await Promise.all([listApiKeys(db, user.id), requestOrigin(), loadMySubmissions(db, user.id)]);
   const error = firstParam(sp.error);
   return (
     <div>
@@ -115,8 +116,8 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
           </Link>
           .
         </p>
-        <MySubmissions db={db} userId={user.id} />
+        <MySubmissions {...submissions} />
       </section>
     </div>
   );
-}
+});

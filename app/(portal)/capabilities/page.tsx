@@ -9,13 +9,14 @@ import { isApiError } from "@/lib/http/errors";
 import { firstParam, type SearchParams } from "@/lib/portal/params";
 import { getRegistry, listCapabilities } from "@/lib/registry";
 import { listCapabilitiesQuerySchema } from "@/lib/schemas/capabilities";
+import { portalPage } from "@/lib/portal/unavailable";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Capabilities" };
 
 const PAGE_SIZE = "24";
 
-export default async function CapabilitiesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+export default portalPage("/capabilities", async function CapabilitiesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   const search = firstParam(sp.search)?.trim() ?? "";
   const category = firstParam(sp.category) ?? "";
@@ -158,4 +159,4 @@ export default async function CapabilitiesPage({ searchParams }: { searchParams:
       </div>
     </>
   );
-}
+});

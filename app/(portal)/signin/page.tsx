@@ -8,13 +8,14 @@ import { getSessionUser } from "@/lib/auth/session";
 import { safeCallbackUrl, signInErrorMessage } from "@/lib/auth/redirects";
 import { firstParam, type SearchParams } from "@/lib/portal/params";
 import { signInWithEmailAction, signInWithGitHubAction } from "./actions";
+import { portalPage } from "@/lib/portal/unavailable";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in" };
 
 const button = "rounded-md px-4 py-2 text-sm font-semibold focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500";
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+export default portalPage("/signin", async function SignInPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   const callbackUrl = safeCallbackUrl(firstParam(sp.callbackUrl));
   if (await getSessionUser()) redirect(callbackUrl);
@@ -59,4 +60,4 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       )}
     </div>
   );
-}
+});

@@ -7,11 +7,12 @@ import { ImportRuns } from "@/components/import-runs";
 import { getDb } from "@/lib/server/db";
 import { getRegistry } from "@/lib/registry";
 import { getStats } from "@/lib/stats";
+import { portalPage } from "@/lib/portal/unavailable";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Live stats" };
 
-export default async function StatsPage() {
+export default portalPage("/stats", async function StatsPage() {
   const db = await getDb();
   const [stats, registry] = await Promise.all([getStats(db), getRegistry(db)]);
   // Only the names the dashboard shows, not the whole registry, go to the browser.
@@ -38,4 +39,4 @@ export default async function StatsPage() {
       <ImportRuns runs={stats.imports} />
     </>
   );
-}
+});

@@ -22,6 +22,7 @@ import { capabilityIdSchema } from "@/lib/schemas/common";
 import type { DiscoverResponse } from "@/lib/schemas/discover";
 import type { Capability } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/client";
+import { portalMetadata, portalPage } from "@/lib/portal/unavailable";
 
 export const dynamic = "force-dynamic";
 
@@ -37,13 +38,13 @@ async function findCapability(db: Db, id: string): Promise<Capability | null> {
   }
 }
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
+export const generateMetadata = portalMetadata(async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { id } = await params;
   const cap = await findCapability(await getDb(), decodeURIComponent(id));
   return cap ? { title: `${cap.title} (${cap.id})` } : { title: "Unknown capability", robots: { index: false } };
-}
+}, {});
 
-export default async function CapabilityPage({ params, searchParams }: Props) {
+export default portalPage("/capabilities/[id]", async function CapabilityPage({ params, searchParams }: Props) {
   const [{ id: rawId }, sp] = await Promise.all([params, searchParams]);
   const db = await getDb();
   const wanted = decodeURIComponent(rawId);
@@ -208,7 +209,7 @@ export default async function CapabilityPage({ params, searchParams }: Props) {
       </section>
     </>
   );
-}
+});
 
 function UnknownCapability({ id, suggestions }: { id: string; suggestions: Capability[] }) {
   return (

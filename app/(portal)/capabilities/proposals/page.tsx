@@ -9,13 +9,14 @@ import { firstParam, type SearchParams } from "@/lib/portal/params";
 import { portalUser } from "@/lib/portal/request";
 import { listProposals } from "@/lib/proposals";
 import { proposeCapabilityAction } from "./actions";
+import { portalPage } from "@/lib/portal/unavailable";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Capability proposals" };
 
 const input = "mt-1 w-full rounded-md border border-slate-300 px-3 py-2 text-sm";
 
-export default async function ProposalsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+export default portalPage("/capabilities/proposals", async function ProposalsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   const [{ proposals, total }, user] = await Promise.all([listProposals(await getDb(), { limit: 100 }), portalUser()]);
   const proposed = firstParam(sp.proposed);
@@ -96,4 +97,4 @@ export default async function ProposalsPage({ searchParams }: { searchParams: Pr
       </section>
     </div>
   );
-}
+});

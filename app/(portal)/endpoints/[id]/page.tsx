@@ -12,20 +12,21 @@ import { getEndpointPage } from "@/lib/portal/endpoint-page";
 import { formatAgo, formatMs, formatPayment, formatPercent, formatPrice, formatScore, formatUtcDateTime } from "@/lib/portal/format";
 import { paySnippet } from "@/lib/portal/pay-snippet";
 import { EndpointHistory } from "./history";
+import { portalMetadata, portalPage } from "@/lib/portal/unavailable";
 
 export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ id: string }> };
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
+export const generateMetadata = portalMetadata(async function generateMetadata({ params }: Props): Promise<Metadata> {
   const page = await getEndpointPage(await getDb(), (await params).id);
   if (!page) return { title: "Unknown endpoint" };
   const e = page.endpoint;
   const title = `${page.provider.name}: ${e.capabilityId}`;
   return { title, description: `${e.method} ${e.url}: ${formatPrice(e.pricePerCall)} a call, ranked by Capdex.`, openGraph: { title, type: "website" } };
-}
+}, {});
 
-export default async function EndpointPageView({ params }: Props) {
+export default portalPage("/endpoints/[id]", async function EndpointPageView({ params }: Props) {
   const page = await getEndpointPage(await getDb(), (await params).id);
   if (!page) notFound();
   const { endpoint: e, ranked, provider } = page;
@@ -128,4 +129,4 @@ export default async function EndpointPageView({ params }: Props) {
       )}
     </>
   );
-}
+});

@@ -10,6 +10,7 @@ import { getSessionUser } from "@/lib/auth/session";
 import { firstParam, type SearchParams } from "@/lib/portal/params";
 import { listProposals } from "@/lib/proposals";
 import { decideProposalAction } from "./actions";
+import { portalPage } from "@/lib/portal/unavailable";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Capability proposals", robots: { index: false } };
@@ -17,7 +18,7 @@ export const metadata: Metadata = { title: "Capability proposals", robots: { ind
 const input = "rounded-md border border-slate-300 px-2 py-1 text-sm";
 const button = "rounded-md border border-slate-300 px-3 py-1 text-sm font-medium hover:bg-slate-100";
 
-export default async function OperatorProposalsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+export default portalPage("/operator/proposals", async function OperatorProposalsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await getSessionUser();
   if (!user) redirect("/signin?callbackUrl=%2Foperator%2Fproposals");
   if (!user.isAdmin) notFound();
@@ -93,4 +94,4 @@ export default async function OperatorProposalsPage({ searchParams }: { searchPa
       </ul>
     </div>
   );
-}
+});

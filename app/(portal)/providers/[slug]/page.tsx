@@ -6,17 +6,18 @@ import { PageTitle } from "@/components/page-title";
 import { getDb } from "@/lib/server/db";
 import { getProviderPage } from "@/lib/portal/endpoint-page";
 import { formatPayment, formatPrice } from "@/lib/portal/format";
+import { portalMetadata, portalPage } from "@/lib/portal/unavailable";
 
 export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ slug: string }> };
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
+export const generateMetadata = portalMetadata(async function generateMetadata({ params }: Props): Promise<Metadata> {
   const page = await getProviderPage(await getDb(), (await params).slug);
   return { title: page ? `${page.provider.name} (provider)` : "Unknown provider" };
-}
+}, {});
 
-export default async function ProviderPageView({ params }: Props) {
+export default portalPage("/providers/[slug]", async function ProviderPageView({ params }: Props) {
   const page = await getProviderPage(await getDb(), (await params).slug);
   if (!page) notFound();
   const th = "px-3 py-2 text-left font-semibold";
@@ -59,4 +60,4 @@ export default async function ProviderPageView({ params }: Props) {
       </div>
     </>
   );
-}
+});

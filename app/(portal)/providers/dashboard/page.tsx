@@ -11,11 +11,12 @@ import { formatInt, formatPayment, formatPrice } from "@/lib/portal/format";
 import { firstParam, type SearchParams } from "@/lib/portal/params";
 import { getDb } from "@/lib/server/db";
 import { CheckBadge } from "./check-badge";
+import { portalPage } from "@/lib/portal/unavailable";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Your endpoints" };
 
-export default async function ProviderDashboardPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+export default portalPage("/providers/dashboard", async function ProviderDashboardPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await getSessionUser();
   if (!user) redirect("/signin?callbackUrl=%2Fproviders%2Fdashboard");
   const sp = await searchParams;
@@ -100,4 +101,4 @@ export default async function ProviderDashboardPage({ searchParams }: { searchPa
       )}
     </div>
   );
-}
+});

@@ -12,6 +12,7 @@ import { firstParam, type SearchParams } from "@/lib/portal/params";
 import { portalPrincipal } from "@/lib/portal/request";
 import { checkRateLimit } from "@/lib/ratelimit";
 import { listingStatusQuerySchema, type ListingStatus } from "@/lib/schemas/listing-status";
+import { portalPage } from "@/lib/portal/unavailable";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Listing status" };
@@ -28,7 +29,7 @@ const STATE_TONE: Record<string, "success" | "warning" | "error" | "info"> = {
   rejected: "error",
 };
 
-export default async function StatusPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+export default portalPage("/providers/status", async function StatusPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const raw = firstParam((await searchParams).url)?.trim() ?? "";
   let status: ListingStatus | null = null;
   let problem: string | null = null;
@@ -131,4 +132,4 @@ export default async function StatusPage({ searchParams }: { searchParams: Promi
       )}
     </>
   );
-}
+});

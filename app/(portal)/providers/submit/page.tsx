@@ -8,11 +8,12 @@ import { firstParam, type SearchParams } from "@/lib/portal/params";
 import { portalUser } from "@/lib/portal/request";
 import { getRegistry } from "@/lib/registry";
 import { HTTP_METHODS } from "@/lib/schemas/submit";
+import { portalPage } from "@/lib/portal/unavailable";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Submit an endpoint" };
 
-export default async function SubmitPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+export default portalPage("/providers/submit", async function SubmitPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   const [registry, user] = await Promise.all([getRegistry(await getDb()), portalUser()]);
   const wanted = firstParam(sp.capability) ?? "";
@@ -87,4 +88,4 @@ export default async function SubmitPage({ searchParams }: { searchParams: Promi
       </div>
     </>
   );
-}
+});

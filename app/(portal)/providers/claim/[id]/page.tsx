@@ -9,11 +9,12 @@ import { getDb } from "@/lib/server/db";
 import { isApiError } from "@/lib/http/errors";
 import { getDomainClaim, type ClaimOut } from "@/lib/imports/claims";
 import { uuidSchema } from "@/lib/schemas/common";
+import { portalPage } from "@/lib/portal/unavailable";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Domain claim" };
 
-export default async function ClaimStatusPage({ params }: { params: Promise<{ id: string }> }) {
+export default portalPage("/providers/claim/[id]", async function ClaimStatusPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   if (!uuidSchema.safeParse(id).success) notFound();
   let claim: ClaimOut;
@@ -53,4 +54,4 @@ export default async function ClaimStatusPage({ params }: { params: Promise<{ id
       )}
     </>
   );
-}
+});

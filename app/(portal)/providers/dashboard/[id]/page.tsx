@@ -18,6 +18,7 @@ import { NETWORK_NAMES } from "@/lib/schemas/networks";
 import { getDb } from "@/lib/server/db";
 import { delistEndpointAction, relistEndpointAction, updateEndpointAction } from "../actions";
 import { CheckBadge } from "../check-badge";
+import { portalPage } from "@/lib/portal/unavailable";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Manage endpoint" };
@@ -32,7 +33,7 @@ const input = "mt-1 block w-full rounded-md border border-slate-400 bg-white px-
 const label = "block text-sm font-medium text-slate-800";
 const BLANK_ROWS = 3;
 
-export default async function ManageEndpointPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> }) {
+export default portalPage("/providers/dashboard/[id]", async function ManageEndpointPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> }) {
   const { id } = await params;
   const user = await getSessionUser();
   if (!user) redirect(`/signin?callbackUrl=${encodeURIComponent(`/providers/dashboard/${id}`)}`);
@@ -322,4 +323,4 @@ export default async function ManageEndpointPage({ params, searchParams }: { par
       </section>
     </div>
   );
-}
+});

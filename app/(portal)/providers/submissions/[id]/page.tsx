@@ -21,6 +21,7 @@ import { getProposal } from "@/lib/proposals";
 import { getRegistry } from "@/lib/registry";
 import { getSubmission, type SubmissionOut } from "@/lib/submissions";
 import type { Db } from "@/lib/db/client";
+import { portalPage } from "@/lib/portal/unavailable";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Submission" };
@@ -51,7 +52,7 @@ function relativeName(recordName: string, zone: string): string {
   return recordName.endsWith(`.${zone}`) ? recordName.slice(0, -zone.length - 1) : recordName;
 }
 
-export default async function SubmissionPage({ params }: { params: Promise<{ id: string }> }) {
+export default portalPage("/providers/submissions/[id]", async function SubmissionPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const db = await getDb();
   const sub = await findSubmission(db, id);
@@ -269,4 +270,4 @@ export default async function SubmissionPage({ params }: { params: Promise<{ id:
       )}
     </>
   );
-}
+});
