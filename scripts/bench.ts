@@ -22,6 +22,7 @@
 //   npm run bench -- --only soak --server-node-options --max-old-space-size=512
 //   npm run bench -- --rounds 5 --duration 10 --warmup 10 --rate 300
 //   npm run bench -- --reseed          # rebuild the benchmark database
+//   npm run bench -- --scale 5000 --seed-only   # seed (or check) that scale's database, measure nothing
 //   npm run bench -- --scale 5000      # 5,000 capabilities, 100,000 endpoints (database capdex_bench_5000)
 //   npm run bench -- --sizes 50,500,5000 --only discover,report,x402_list,x402_search
 //                                      # one run per scale (20 endpoints a capability: 1k, 10k, 100k
@@ -426,6 +427,8 @@ async function main() {
   }
   if (SIZES) return curve(SIZES);
   await ensureDatabase();
+  // Seeding a large scale takes most of an hour on a busy machine: do it apart, measure later.
+  if (args.includes("--seed-only")) return;
   await vacuum();
   const { caps, endpointIds, keys, listed } = await loadFixtures();
   const results: Record<string, unknown> = {
