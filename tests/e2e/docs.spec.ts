@@ -29,3 +29,22 @@ test("a problem's type URL lands on its explanation", async ({ page, request }) 
   await expect(page.locator(`#${problem.code}`)).toContainText("typo");
   await checkPage(page, "docs-errors");
 });
+
+test("sitemap.xml lists the fixed pages and every capability page", async ({ request }) => {
+  const res = await request.get("/sitemap.xml");
+  expect(res.status()).toBe(200);
+  const xml = await res.text();
+  const base = new URL(res.url()).origin;
+  for (const p of ["/", "/capabilities", "/docs", "/providers/submit", "/capabilities/weather.current"]) expect(xml).toContain(`<loc>${base}${p}</loc>`);
+});
+
+test("the 503 page a page is sent to when the database fails it answers 503 and reloads that page", async ({ page }) => {
+  const res = await page.goto("/unavailable?page=%2Fdocs%23mcp");
+  expect(res?.status()).toBe(503);
+  expect(res?.headers()["retry-after"]).toBe("5");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("This page is temporarily unavailable");
+  await expect(page.getByRole("link", { name: "try again now" })).toHaveAttribute("href", "/docs#mcp");
+  // The refresh after Retry-After's 5 s brings the page asked for back by itself.
+  await page.waitForURL(/\/docs#mcp$/, { timeout: 15_000 });
+  await expect(page.locator("#mcp")).toBeVisible();
+});
