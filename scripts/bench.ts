@@ -417,7 +417,10 @@ async function soakPhase(server: TestServer, sc: Scenario) {
   await new Promise((res) => setTimeout(res, 30_000));
   const idle = treeRssMb(server.pid);
   console.log(`  RSS every minute: ${samples.map((x) => `${x.rss_mb} MB`).join(", ")}; at the end ${end.total} MB (largest process ${end.largest} MB); 30 s idle later ${idle.total} MB`);
-  return { ...r, seconds: SOAK, rss_mb_per_minute: samples, rss_mb_at_end: end, rss_mb_after_idle: idle };
+  // A server that died under the soak (a heap limit too small, say) is a result, with its reason.
+  const died = await Promise.race([server.exited, new Promise<null>((res) => setTimeout(() => res(null), 10))]);
+  if (died) console.log(`  THE SERVER DIED during the soak (exit code ${died.code}, signal ${died.signal}); its last output:\n${server.logs.join("").slice(-3_000)}`);
+  return { ...r, seconds: SOAK, rss_mb_per_minute: samples, rss_mb_at_end: end, rss_mb_after_idle: idle, server_died: died };
 }
 
 async function main() {
