@@ -5,7 +5,7 @@
 // to /unavailable (app/unavailable/route.ts): 503 with Retry-After, a page that says what happened
 // and reloads the one asked for once the wait is over.
 import { redirect, unstable_rethrow } from "next/navigation";
-import { isDatabaseUnavailable, isDiskFull, isApiError } from "@/lib/http/errors";
+import { toApiError } from "@/lib/http/problem";
 import { REQUEST_DEADLINE_MS } from "@/lib/http/route";
 import { errorFields, logger } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
@@ -28,9 +28,9 @@ type Reason = "deadline" | "database";
 
 function reasonOf(err: unknown): Reason | null {
   if (err instanceof PageDeadline) return "deadline";
-  // An ApiError 503 is a domain function's own reading of the same fault (the limiter's store down).
-  if (isDatabaseUnavailable(err) || isDiskFull(err) || (isApiError(err) && err.status === 503)) return "database";
-  return null;
+  // What the API answers 503 for (the database unreachable or out of disk, a domain function's own
+  // 503 such as the limiter's store down), read by the same function.
+  return toApiError(err).status === 503 ? "database" : null;
 }
 
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
