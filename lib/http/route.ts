@@ -7,6 +7,7 @@ import type { Db } from "@/lib/db/client";
 import { resolvePrincipal, type Principal } from "@/lib/auth/principal";
 import { checkRateLimit, type PolicyName } from "@/lib/ratelimit";
 import { readJsonBody, checkJsonValue } from "./body";
+import { withDeadline } from "./deadline";
 import { ApiError, isConnectionLost } from "./errors";
 import { answerObserver, logServerError } from "./observe";
 import { problemResponse, siteOrigin, toApiError } from "./problem";
@@ -101,17 +102,9 @@ export function route<BS extends z.ZodType | undefined = undefined, QS extends z
     const origin = siteOrigin(url.origin);
     let limitHeaders: Record<string, string> = {};
     let principal: Principal | undefined;
-    let timer: NodeJS.Timeout | undefined;
     try {
-      const work = answer();
       // The late answer of an operation past its deadline is dropped, its error included.
-      work.catch(() => {});
-      const response = await Promise.race([
-        work,
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(deadlineError(deadlineMs)), deadlineMs);
-        }),
-      ]);
+      const response = await withDeadline(answer(), deadlineMs, () => deadlineError(deadlineMs));
       answered(requestId, response.status, started, principal);
       return response;
     } catch (err) {
@@ -119,8 +112,6 @@ export function route<BS extends z.ZodType | undefined = undefined, QS extends z
       if (apiError.status >= 500) logServerError(requestId, operation, apiError.status, err);
       answered(requestId, apiError.status, started, principal);
       return problemResponse(apiError, requestId, origin, limitHeaders);
-    } finally {
-      clearTimeout(timer);
     }
 
     async function answer(): Promise<Response> {

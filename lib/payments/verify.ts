@@ -9,6 +9,7 @@ import { parseEventLogs, erc20Abi, type Hash, type PublicClient, type Transactio
 import { queryRows, type Db } from "@/lib/db/client";
 import type { PaymentSeenValue } from "@/lib/db/schema";
 import { NETWORKS, normalizeNetwork } from "@/lib/schemas/networks";
+import { withDeadline } from "@/lib/http/deadline";
 import { rpcClient, verifyTimeoutMs } from "./rpc";
 
 export type PaymentClaim = { network: string; transaction: string; payer?: string; receipt?: unknown; payment_identifier?: string };
@@ -134,13 +135,6 @@ export async function endpointPayment(db: Db, endpointId: string): Promise<Endpo
   return { seen: rows[0].payment_seen, providerWallets: rows[0].wallets ?? [] };
 }
 
-class Deadline extends Error {}
-
-function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout>;
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Deadline()), ms)))]).finally(() => clearTimeout(timer));
-}
-
 type ChainRead = { kind: "missing" } | { kind: "mined"; status: "success" | "reverted"; transfers: Transfer[]; blockTime: Date };
 
 async function readChain(client: PublicClient, hash: Hash): Promise<ChainRead> {
@@ -202,6 +196,7 @@ export async function verifyPayment(db: Db, claim: PaymentClaim, payment: Endpoi
         return readChain(rpc.client, transaction as Hash);
       })(),
       verifyTimeoutMs(),
+      () => new Error("rpc deadline"),
     );
   } catch {
     return unverified("rpc_unavailable");

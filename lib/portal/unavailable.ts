@@ -5,6 +5,7 @@
 // to /unavailable (app/unavailable/route.ts): 503 with Retry-After, a page that says what happened
 // and reloads the one asked for once the wait is over.
 import { redirect, unstable_rethrow } from "next/navigation";
+import { withDeadline } from "@/lib/http/deadline";
 import { toApiError } from "@/lib/http/problem";
 import { REQUEST_DEADLINE_MS } from "@/lib/http/route";
 import { errorFields, logger } from "@/lib/log";
@@ -31,18 +32,6 @@ function reasonOf(err: unknown): Reason | null {
   // What the API answers 503 for (the database unreachable or out of disk, a domain function's own
   // 503 such as the limiter's store down), read by the same function.
   return toApiError(err).status === 503 ? "database" : null;
-}
-
-function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  // The late end of work past its deadline is dropped, its error included.
-  work.catch(() => {});
-  return Promise.race([
-    work,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new PageDeadline(ms)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
 }
 
 /** The page's own path and query, from its route pattern ("/capabilities/[id]") and its props. */
@@ -74,7 +63,7 @@ export function portalPage<P extends PageProps, R>(pattern: string, render: (pro
   return async function PortalPage(props: P): Promise<R> {
     let target: string;
     try {
-      return await withDeadline(render(props), deadlineMs);
+      return await withDeadline(render(props), deadlineMs, () => new PageDeadline(deadlineMs));
     } catch (err) {
       unstable_rethrow(err);
       const reason = reasonOf(err);
@@ -94,7 +83,7 @@ export function portalPage<P extends PageProps, R>(pattern: string, render: (pro
 export function portalMetadata<P extends PageProps, M>(render: (props: P) => Promise<M>, fallback: M, deadlineMs = REQUEST_DEADLINE_MS): (props: P) => Promise<M> {
   return async (props: P) => {
     try {
-      return await withDeadline(render(props), deadlineMs);
+      return await withDeadline(render(props), deadlineMs, () => new PageDeadline(deadlineMs));
     } catch (err) {
       unstable_rethrow(err);
       if (!reasonOf(err)) throw err;
