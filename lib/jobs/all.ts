@@ -6,6 +6,7 @@ import { importRunJob } from "@/lib/imports/jobs";
 import { discoveryCleanupJob } from "@/lib/discovery/jobs";
 import { rollupJob } from "@/lib/outcomes/jobs";
 import { paidCheckJob } from "@/lib/paid-checks/jobs";
+import { paymentRecheckJob } from "@/lib/payments/jobs";
 import { probeExpireJob, probeRunJob } from "@/lib/probes/jobs";
 import { rateLimitCleanupJob } from "@/lib/ratelimit/jobs";
 import { statsRefreshJob } from "@/lib/stats/jobs";
@@ -24,4 +25,5 @@ export const ALL_JOBS: readonly Job[] = [
   recheckDomainsJob,
   importRunJob,
   paidCheckJob,
+  paymentRecheckJob,
 ];

@@ -53,6 +53,12 @@ function createMetrics() {
       labelNames: ["network", "verdict"] as const,
       registers,
     }),
+    paymentRechecks: new client.Counter({
+      name: "capdex_payment_rechecks_total",
+      help: "Held payment evidence (rpc_unavailable) judged again by payments.recheck, by network (CAIP-2) and new status",
+      labelNames: ["network", "status"] as const,
+      registers,
+    }),
     paidCheckSpent: new client.Counter({
       name: "capdex_paid_check_spent_usd_total",
       help: "US dollars this process's paid test calls reserved and signed for, by network",

@@ -3,9 +3,12 @@
 // rolled up in the same statement, so every report is counted exactly once. Batches take a
 // transaction-level advisory lock first: the caps read each reporter's running total (in
 // reporter_weights) and add to it, which is exact only if no other batch counts at the same time.
+// A report whose payment evidence waits to be judged again (lib/payments/recheck.ts) is not claimed
+// until it has its verdict or its hold runs out.
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { queryRows } from "@/lib/db/client";
+import { heldEvidenceSql } from "@/lib/payments/recheck";
 import { refreshDueFigures } from "./figures";
 import { bucketSql } from "./histogram";
 import { ACCOUNTS_POOL_KEY, ANONYMOUS_POOL_KEY, CAPS, PAID_POOL_KEY, WEIGHTS, reporterSecret } from "./weights";
@@ -65,7 +68,7 @@ export function rollupStatement(limit: number): SQL {
   return sql`with batch as (
           update outcome_reports r set rolled_up = true
           where r.id in (
-            select id from outcome_reports where not rolled_up
+            select id from outcome_reports where not rolled_up and not ${heldEvidenceSql(sql.raw("outcome_reports.id"))}
             order by created_at limit ${limit} for update skip locked)
           returning r.id, r.endpoint_id, date_trunc('hour', r.created_at) as hour, r.created_at, r.success,
                     r.latency_ms, r.reporter_kind, r.reporter_key, r.user_id, r.weight, r.discovery_id

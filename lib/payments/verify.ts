@@ -151,9 +151,16 @@ async function readChain(client: PublicClient, hash: Hash): Promise<ChainRead> {
 
 /**
  * The verdict on one claim for an endpoint, within CAPDEX_PAYMENT_VERIFY_TIMEOUT_MS. Reuse of a
- * transaction already stored is checked here and again by the unique index when stored.
+ * transaction already stored is checked here and again by the unique index when stored; a claim
+ * judged again (lib/payments/recheck.ts) names its own row, `ownReportId`, which is no reuse.
  */
-export async function verifyPayment(db: Db, claim: PaymentClaim, payment: EndpointPayment, reportedAt: Date): Promise<Verdict> {
+export async function verifyPayment(
+  db: Db,
+  claim: PaymentClaim,
+  payment: EndpointPayment,
+  reportedAt: Date,
+  opts: { ownReportId?: string } = {},
+): Promise<Verdict> {
   const name = normalizeNetwork(claim.network);
   const network = name ? NETWORKS[name] : claim.network;
   const transaction = lower(claim.transaction);
@@ -176,7 +183,8 @@ export async function verifyPayment(db: Db, claim: PaymentClaim, payment: Endpoi
 
   const used = await queryRows<{ n: number }>(
     db,
-    sql`select 1 as n from payment_evidence where network = ${network} and transaction = ${transaction} limit 1`,
+    sql`select 1 as n from payment_evidence where network = ${network} and transaction = ${transaction}
+        ${opts.ownReportId ? sql`and report_id <> ${opts.ownReportId}::uuid` : sql``} limit 1`,
   );
   if (used.length) return rejected("tx_reused");
   if (!network.startsWith("eip155:")) return unverified("unsupported_network");

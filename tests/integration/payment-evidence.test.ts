@@ -15,6 +15,7 @@ import { queryRows } from "@/lib/db/client";
 import { probeEndpoint } from "@/lib/probes";
 import * as reportRoute from "@/app/api/report_outcome/route";
 import { CAPS, WEIGHTS, getObservedFigures, recordOutcome, rollUpAll } from "@/lib/outcomes";
+import { recheckHeldEvidence } from "@/lib/payments/recheck";
 import { addAccount, addEndpoint, anonymous, rollupOf } from "./outcomes-fixtures";
 
 const PRICE = "10000"; // 0.01 USDC (6 decimals)
@@ -256,6 +257,62 @@ describe("how paid reports weigh", () => {
     await rollUpAll(t.db);
     expect(await rollupOf(t.db, e)).toMatchObject({ reports: 48, w_total: CAPS.paidPerEndpoint });
     expect((await getObservedFigures(t.db, [e])).get(e)).toMatchObject({ paid_reports_7d: 48, distinct_payers_7d: 6 });
+  }, 60_000);
+
+  it("holds a report whose RPC was unavailable out of the rollup, and counts it as paid once the re-check reaches the chain", async () => {
+    const e = await paidEndpoint();
+    const tx = await pay(payer);
+    process.env.CAPDEX_RPC_URLS = "base-sepolia=http://127.0.0.1:9";
+    let held: Awaited<ReturnType<typeof recordOutcome>>;
+    try {
+      held = await recordOutcome(t.db, { endpoint_id: e, success: true, payment: { network: "base-sepolia", transaction: tx } }, anonymous("203.0.113.60"));
+      expect(held).toMatchObject({ payment_evidence: "unverified", payment_reason: "rpc_unavailable" });
+      await recordOutcome(t.db, { endpoint_id: e, success: false }, anonymous("203.0.113.61"));
+      await rollUpAll(t.db);
+      // The unpaid report is counted; the held one waits (an address's report alone weighs nothing).
+      expect(await rollupOf(t.db, e)).toMatchObject({ reports: 1, w_total: 0 });
+      // The RPC is still down: tried, still held.
+      const still = await recheckHeldEvidence(t.db);
+      expect(still.still_unavailable).toBeGreaterThanOrEqual(1);
+      expect(still.verified).toBe(0);
+      expect(await evidenceOf(held.report_id)).toMatchObject({ status: "unverified", reason: "rpc_unavailable" });
+    } finally {
+      process.env.CAPDEX_RPC_URLS = `base-sepolia=${chain.rpcUrl}`;
+    }
+    const pass = await recheckHeldEvidence(t.db);
+    expect(pass.verified).toBeGreaterThanOrEqual(1);
+    expect(await evidenceOf(held.report_id)).toMatchObject({ status: "verified", reason: null, payer: payer.address.toLowerCase(), amount: PRICE });
+    await rollUpAll(t.db);
+    expect(await rollupOf(t.db, e)).toMatchObject({ reports: 2, successes: 1, w_success: WEIGHTS.paid, w_total: WEIGHTS.paid });
+    expect((await getObservedFigures(t.db, [e])).get(e)).toMatchObject({ paid_reports_7d: 1, distinct_payers_7d: 1 });
+    // Judged once: the transaction is the report's own, not a reuse, and a second pass finds nothing held.
+    expect((await recheckHeldEvidence(t.db)).tried).toBe(0);
+  }, 60_000);
+
+  it("rolls a held report up as unpaid when its hold runs out before the chain answers; a forged one held is rejected", async () => {
+    const e = await paidEndpoint();
+    const account = await addAccount(t.db, "held");
+    process.env.CAPDEX_RPC_URLS = "base-sepolia=http://127.0.0.1:9";
+    let late: Awaited<ReturnType<typeof recordOutcome>>;
+    let forged: Awaited<ReturnType<typeof recordOutcome>>;
+    try {
+      late = await recordOutcome(t.db, { endpoint_id: e, success: true, payment: { network: "base-sepolia", transaction: await pay(payer) } }, account);
+      forged = await recordOutcome(t.db, { endpoint_id: e, success: false, payment: { network: "base-sepolia", transaction: `0x${randomBytes(32).toString("hex")}` } }, account);
+      expect([late.payment_reason, forged.payment_reason]).toEqual(["rpc_unavailable", "rpc_unavailable"]);
+      // The first report's hold ran out (it arrived 31 minutes ago).
+      await t.db.execute(sql`update payment_evidence set created_at = now() - interval '31 minutes' where report_id = ${late.report_id}::uuid`);
+      await rollUpAll(t.db);
+      expect(await rollupOf(t.db, e)).toMatchObject({ reports: 1, w_total: WEIGHTS.authenticated });
+    } finally {
+      process.env.CAPDEX_RPC_URLS = `base-sepolia=${chain.rpcUrl}`;
+    }
+    // The chain answers now: only the report still held is judged (rejected: no such transaction), and counts zero.
+    const pass = await recheckHeldEvidence(t.db);
+    expect(pass).toMatchObject({ rejected: 1, verified: 0 });
+    expect(await evidenceOf(late.report_id)).toMatchObject({ status: "unverified", reason: "rpc_unavailable" });
+    expect(await evidenceOf(forged.report_id)).toMatchObject({ status: "rejected", reason: "tx_not_found" });
+    await rollUpAll(t.db);
+    expect(await rollupOf(t.db, e)).toMatchObject({ reports: 2, w_total: WEIGHTS.authenticated });
   }, 60_000);
 
   it("counts the provider's own wallet, and rejected evidence, as nothing; unverified evidence as an unpaid report", async () => {
