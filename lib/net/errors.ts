@@ -9,7 +9,9 @@ export type NetErrorCode =
   | "connection_failed"
   | "tls_error"
   | "headers_too_large"
-  | "protocol_error";
+  | "protocol_error"
+  /** The caller gave up (its AbortSignal): the process is stopping. Says nothing of the target. */
+  | "aborted";
 
 export class NetError extends Error {
   readonly code: NetErrorCode;

@@ -28,6 +28,8 @@ export type SafeFetchInit = {
   timeoutMs?: number;
   /** Bytes of body read at most (default 64 KiB); the rest is never read. */
   maxBytes?: number;
+  /** Gives up at once when aborted (rejects with NetError `aborted`). */
+  signal?: AbortSignal;
 };
 
 export type SafeResponse = {
@@ -76,12 +78,15 @@ export async function safeFetch(input: string | URL, init: SafeFetchInit = {}): 
   const maxBytes = init.maxBytes ?? DEFAULT_MAX_BYTES;
   const client = url.protocol === "https:" ? https : http;
 
+  if (init.signal?.aborted) throw new NetError("aborted", "request cancelled before it was sent");
   return new Promise<SafeResponse>((resolve, reject) => {
     let settled = false;
+    const onAbort = () => finish(new NetError("aborted", "request cancelled"));
     const finish = (err: NetError | null, res?: SafeResponse) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      init.signal?.removeEventListener("abort", onAbort);
       if (err) {
         resolver.cancel();
         req.destroy();
@@ -89,6 +94,7 @@ export async function safeFetch(input: string | URL, init: SafeFetchInit = {}): 
       } else resolve(res!);
     };
     const timer = setTimeout(() => finish(new NetError("timeout", `no complete answer within ${timeoutMs} ms`)), timeoutMs);
+    init.signal?.addEventListener("abort", onAbort, { once: true });
 
     const req = client.request(
       {

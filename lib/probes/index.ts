@@ -1,6 +1,6 @@
 // Endpoint checks: one unpaid request with the listed method, judged against the listing, stored in
 // endpoint_checks and on the endpoint, and fed to the outcome figures as first-party data.
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { endpoints } from "@/lib/db/schema";
 import { ApiError } from "@/lib/http/errors";
@@ -17,13 +17,13 @@ export { expireVerified, listEndpointChecks, probeIntervalSeconds } from "./stat
 
 export type ProbeResult =
   | ({ endpointId: string; skipped: null; state: RecordedState | null } & ProbeVerdict)
-  | { endpointId: string; skipped: "demo" | "not_listed" };
+  | { endpointId: string; skipped: "demo" | "not_listed" | "stopping" };
 
 // Failures that say nothing about how the endpoint serves callers (we refused to send the request).
 const NOT_OBSERVED = new Set(["private_address", "invalid_url", "insecure_scheme"]);
 
 /** Sends the probe request and judges the answer; never throws for network trouble. */
-export async function runProbe(listing: Listing): Promise<ProbeVerdict> {
+export async function runProbe(listing: Listing, opts: { signal?: AbortSignal } = {}): Promise<ProbeVerdict> {
   const started = performance.now();
   const method = listing.method.toUpperCase();
   const hasBody = method === "POST" || method === "PUT" || method === "PATCH";
@@ -32,6 +32,7 @@ export async function runProbe(listing: Listing): Promise<ProbeVerdict> {
       method,
       // An empty JSON object, so payment middleware in front of a JSON API answers before validation does.
       ...(hasBody ? { body: "{}", headers: { "content-type": "application/json" } } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
     });
     return judgeResponse(listing, res);
   } catch (err) {
@@ -53,9 +54,17 @@ export async function probeEndpoint(db: Db, endpointId: string): Promise<ProbeRe
   return probeListing(db, e);
 }
 
-/** Probes a listing the caller already holds (the schedule has it from its claim). */
-export async function probeListing(db: Db, e: Listing & { id: string }): Promise<ProbeResult> {
-  const verdict = await runProbe(e);
+/**
+ * Probes a listing the caller already holds (the schedule has it from its claim). A probe cut short
+ * by `signal` (the process is stopping) is not stored: it says nothing of the endpoint. Its claim is
+ * released, so another instance probes it when due.
+ */
+export async function probeListing(db: Db, e: Listing & { id: string }, opts: { signal?: AbortSignal } = {}): Promise<ProbeResult> {
+  const verdict = await runProbe(e, opts);
+  if (opts.signal?.aborted) {
+    await db.execute(sql`update endpoints set check_claimed_until = null where id = ${e.id}::uuid`);
+    return { endpointId: e.id, skipped: "stopping" };
+  }
   const state = await recordProbe(db, e.id, verdict);
   if (state && verdict.seen) await recordSeenChallenge(db, e.id, verdict.seen);
   if (state && !NOT_OBSERVED.has(verdict.reason)) {

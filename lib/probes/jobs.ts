@@ -6,7 +6,8 @@ import { expireVerified } from "./state";
 export const probeRunJob = {
   name: "probes.run",
   everyMs: Number(process.env.PROBE_TICK_MS ?? 5_000),
-  // A stopping process claims no further endpoints; probes in flight finish (5 s at most).
+  // A stopping process claims no further endpoints and cuts the probes in flight short (they are not
+  // stored; their claims are released), so a SIGTERM does not wait up to a probe's 5 s deadline.
   run: (db: Db, { signal }: { signal: AbortSignal }) => runProbePass(db, { signal }),
 };
 

@@ -38,7 +38,7 @@ export type PassOptions = {
   budgetMs?: number;
   /** Probe at most this many endpoints in this pass. */
   limit?: number;
-  /** Claim no further endpoints once aborted (the process is stopping). */
+  /** Claim no further endpoints once aborted (the process is stopping), and cut probes in flight short (not stored). */
   signal?: AbortSignal;
 };
 
@@ -55,7 +55,8 @@ export async function runProbePass(db: Db, opts: PassOptions = {}): Promise<Pass
       remaining -= 1;
       const [claimed] = await claimDueEndpoints(db, 1);
       if (!claimed) return;
-      const result = await probeListing(db, claimed);
+      const result = await probeListing(db, claimed, { signal: opts.signal });
+      if (result.skipped === "stopping") return;
       summary.probed += 1;
       if (!result.skipped && result.ok) summary.passed += 1;
       else summary.failed += 1;

@@ -69,6 +69,14 @@ async function checksPerEndpoint(ids: string[]): Promise<number[]> {
   return ids.map((id) => byId.get(id) ?? 0);
 }
 
+async function claimedCount(ids: string[]): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    t.db,
+    sql`select count(*)::int as n from endpoints where id = any(${`{${ids.join(",")}}`}::uuid[]) and check_claimed_until > now()`,
+  );
+  return Number(row.n);
+}
+
 describe("the probe schedule", () => {
   it("probes every due endpoint once and skips demo and delisted ones", async () => {
     const live = await listings(6);
@@ -120,6 +128,24 @@ describe("the probe schedule", () => {
     expect(await claimDueEndpoints(second?.db ?? t.db, 10)).toEqual([]);
     await t.db.execute(sql`update endpoints set check_claimed_until = now() - interval '1 second' where id = ${one.id}`);
     expect((await claimDueEndpoints(second?.db ?? t.db, 10)).map((e) => e.id)).toEqual([one.id]);
+  });
+
+  it("cuts probes in flight short when the process stops: nothing stored, claims released", async () => {
+    const slow = await listings(2);
+    for (const l of slow) x402.route(l.path, { kind: "v1", network: "base", amount: "1000", delayMs: 30_000 });
+    const ac = new AbortController();
+    const started = Date.now();
+    const pass = runProbePass(t.db, { concurrency: 2, signal: ac.signal });
+    // Both probes are in flight (claimed) before the stop.
+    for (let i = 0; i < 100 && (await claimedCount(slow.map((l) => l.id))) < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    ac.abort();
+    const summary = await pass;
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(summary.probed).toBe(0);
+    expect(await checksPerEndpoint(slow.map((l) => l.id))).toEqual([0, 0]);
+    expect(await claimedCount(slow.map((l) => l.id))).toBe(0);
+    // Due again at once for the next pass (of this or another instance).
+    expect((await claimDueEndpoints(t.db, 10)).map((c) => c.id).sort()).toEqual(slow.map((l) => l.id).sort());
   });
 
   it("runs as background jobs: probes.run probes what is due, probes.expire lets verified lapse", async () => {

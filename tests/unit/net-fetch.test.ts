@@ -159,6 +159,18 @@ describe("safeFetch with ALLOW_PRIVATE_TARGETS=1", () => {
     expect(server.hits("/hang")).toBe(1);
   });
 
+  it("gives up at once when its signal is aborted, before the deadline, and refuses to start when already aborted", async () => {
+    const ac = new AbortController();
+    const started = Date.now();
+    setTimeout(() => ac.abort(), 200);
+    const err = await failure(safeFetch(server.url("/hang"), { signal: ac.signal }));
+    expect(err.code).toBe("aborted");
+    expect(Date.now() - started).toBeLessThan(4_000);
+    const before = server.hits("/hang");
+    expect((await failure(safeFetch(server.url("/hang"), { signal: ac.signal }))).code).toBe("aborted");
+    expect(server.hits("/hang")).toBe(before);
+  });
+
   it("refuses a certificate it cannot verify", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "capdex-tls-"));
     execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
