@@ -39,7 +39,15 @@ beforeAll(async () => {
   t = await createTestDb({ seed: "catalogue" });
   s = await startCatalogueServer({
     total: N,
-    item: (i) => v2Item(`https://api.provider-${i % 4000}.com/v${i}/run`, { description: `${NEEDS[i % NEEDS.length]} (${i})`, amount: String(1000 + (i % 50) * 100), serviceName: `Provider ${i % 4000}` }),
+    // Each host's six or seven items have different descriptions (no group of repeats on a host);
+    // hosts share them, as sellers of the same job do, so the mapper reads each description once
+    // and each item's whole text (with its own path) once.
+    item: (i) =>
+      v2Item(`https://api.provider-${i % 4000}.com/v${i}/run`, {
+        description: NEEDS[Math.floor(i / 4000) % NEEDS.length],
+        amount: String(1000 + (i % 50) * 100),
+        serviceName: `Provider ${i % 4000}`,
+      }),
   });
 });
 afterAll(async () => {
