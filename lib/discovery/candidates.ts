@@ -15,6 +15,7 @@ import { figuresOfRow, type ObservedFigures, type StoredFiguresRow } from "@/lib
 import type { EndpointCall } from "@/lib/schemas/call";
 import { normalizeNetwork } from "@/lib/schemas/networks";
 import { USDC_ADDRESSES } from "@/lib/probes/assets";
+import { Interner } from "./intern";
 import { describeError } from "./log";
 import { acceptedNetworksOf } from "./networks";
 import { discoverySettings } from "./settings";
@@ -296,32 +297,35 @@ function queueReload(db: Db, s: State, capabilityIds: string[]): void {
   if (s.stale.size && !s.refreshing) void refreshStale(db, s);
 }
 
-function toCandidate(r: Row): Candidate {
-  const seen = parseJson(r.paymentSeen) as PaymentSeenValue | null;
+function toCandidate(r: Row, intern: Interner): Candidate {
+  // Every string and jsonb value of a row is the driver's own copy: shared copies of equal values
+  // keep 100,000 cached endpoints in a fraction of the memory (lib/discovery/intern.ts).
+  const seen = intern.json(parseJson(r.paymentSeen)) as PaymentSeenValue | null;
+  const network = intern.str(r.network);
   return {
     id: r.id,
-    providerName: r.providerName,
+    providerName: intern.str(r.providerName),
     url: r.url,
-    method: r.method,
-    paymentType: r.paymentType,
+    method: intern.str(r.method),
+    paymentType: intern.str(r.paymentType),
     pricePerCall: Number(r.pricePerCall),
-    network: r.network,
-    networkName: normalizeNetwork(r.network) ?? r.network,
-    networks: acceptedNetworksOf({ pricePerCall: Number(r.pricePerCall), network: r.network, networks: r.listedNetworks }, seen),
-    acceptedAssets: r.acceptedAssets,
-    checkState: r.checkState,
+    network,
+    networkName: intern.str(normalizeNetwork(network) ?? network),
+    networks: intern.list(acceptedNetworksOf({ pricePerCall: Number(r.pricePerCall), network, networks: r.listedNetworks }, seen)),
+    acceptedAssets: intern.list(r.acceptedAssets),
+    checkState: intern.str(r.checkState),
     domainVerified: r.domainVerified,
     consecutiveFailures: r.consecutiveFailures,
     lastCheckOk: r.lastCheckOk,
     lastVerifiedAt: r.lastVerifiedAt ? new Date(r.lastVerifiedAt).toISOString() : null,
     figures: figuresOfRow(r.figures),
-    delivery: parseJson(r.delivery) as DeliveryValue | null,
-    source: r.source,
-    call: parseJson(r.call) as EndpointCall | null,
-    assetKeys: assetKeysOf(r.acceptedAssets, seen),
-    schemes: [...new Set((seen?.accepts ?? []).map((a) => a.scheme.toLowerCase()))],
-    description: r.description,
-    declaration: parseJson(r.declaration) as Record<string, unknown> | null,
+    delivery: intern.json(parseJson(r.delivery)) as DeliveryValue | null,
+    source: intern.str(r.source),
+    call: intern.json(parseJson(r.call)) as EndpointCall | null,
+    assetKeys: intern.list(assetKeysOf(r.acceptedAssets, seen)),
+    schemes: intern.list([...new Set((seen?.accepts ?? []).map((a) => a.scheme.toLowerCase()))]),
+    description: intern.str(r.description),
+    declaration: intern.json(parseJson(r.declaration)) as Record<string, unknown> | null,
     paymentSeen: seen,
     changedAt: new Date(r.changedAt).toISOString(),
   };
@@ -355,9 +359,9 @@ function assetKeysOf(symbols: string[], seen: PaymentSeenValue | null): string[]
  * invalidated since `generation`). If the feed reported a change of the capability after the load
  * began, the rows may predate it: the set is cached and answered, and reloaded once more.
  */
-function store(db: Db, s: State, capabilityId: string, rows: Row[], startedAt: number, generation: number): CandidateSet {
+function store(db: Db, s: State, capabilityId: string, rows: Row[], startedAt: number, generation: number, intern = new Interner()): CandidateSet {
   const now = Date.now();
-  const candidates = rows.map(toCandidate).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const candidates = rows.map((r) => toCandidate(r, intern)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const clockOffsetMs = rows.length ? Number(rows[0].dbNowMs) - now : (s.entries.get(capabilityId)?.set.clockOffsetMs ?? 0);
   const set: CandidateSet = { capabilityId, candidates, clockOffsetMs };
   if (generation !== s.generation) return set; // invalidated meanwhile: answer, but do not cache
@@ -423,10 +427,12 @@ async function loadMany(db: Db, s: State, capabilityIds: string[]): Promise<void
   const rows = (await s.many.execute({ capabilityIds })) as Row[];
   const byCapability = new Map<string, Row[]>(capabilityIds.map((id) => [id, []]));
   for (const r of rows) byCapability.get(r.capabilityId)?.push(r);
+  // One interner for the batch: equal values are shared across its capabilities too.
+  const intern = new Interner();
   for (const [id, list] of byCapability) {
     const entry = s.entries.get(id);
     if (s.loading.has(id) || (entry && entry.loadedAt >= startedAt)) continue;
-    store(db, s, id, list, startedAt, generation);
+    store(db, s, id, list, startedAt, generation, intern);
   }
 }
 
