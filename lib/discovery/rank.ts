@@ -122,8 +122,12 @@ const byScore = (a: Scoring, b: Scoring) =>
 // Scores depend on the candidates and the weights, not on the constraints or on exploration, so one
 // scored list per cached candidate set and weighting serves every request until either changes.
 // The entries are frozen: callers share them.
+// On globalThis: the discover route, the x402 routes and the start-up code (which builds the x402
+// catalogue) are bundled apart, each with its own copy of this module; with the memo per copy,
+// the same 100,000 default-weight scorings were held once per bundle.
 type Scoring = { c: Candidate; out: RankedEndpoint };
-const memo = new WeakMap<readonly Candidate[], Map<string, Scoring[]>>();
+const sharedMemo = globalThis as unknown as { __capdexScorings?: WeakMap<readonly Candidate[], Map<string, Scoring[]>> };
+const memo = (sharedMemo.__capdexScorings ??= new WeakMap());
 const MAX_WEIGHTINGS = 16;
 
 function scored(candidates: readonly Candidate[], w: Weights): Scoring[] {
