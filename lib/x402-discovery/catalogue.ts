@@ -44,7 +44,7 @@ function makeCatalogue(items: CatalogueItem[], byCapability: Map<string, Catalog
     positionIn(list, endpointId) {
       let m = positions.get(list);
       if (!m) {
-        m = new Map(list.map((item, i) => [item.resource.extensions.capdex.endpoint_id, i]));
+        m = new Map(list.map((item, i) => [item.endpointId, i]));
         positions.set(list, m);
       }
       return m.get(endpointId);

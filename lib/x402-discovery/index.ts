@@ -67,7 +67,7 @@ export async function listDiscoveryResources(db: Db, q: ListDiscoveryQuery) {
 type ListCursor = { capabilityId: string; endpointId: string };
 
 function encodeListCursor(item: CatalogueItem): string {
-  return Buffer.from(JSON.stringify(["k", item.capabilityId, item.resource.extensions.capdex.endpoint_id])).toString("base64url");
+  return Buffer.from(JSON.stringify(["k", item.capabilityId, item.endpointId])).toString("base64url");
 }
 
 function decodeListCursor(cursor: string): ListCursor {
@@ -132,7 +132,7 @@ export async function searchDiscoveryResources(db: Db, q: SearchDiscoveryQuery) 
   const out: CatalogueItem[] = [];
   const seen = new Set<string>();
   const take = (item: CatalogueItem) => {
-    const id = item.resource.extensions.capdex.endpoint_id;
+    const id = item.endpointId;
     if (seen.has(id) || (match && !match(item))) return;
     seen.add(id);
     out.push(item);
@@ -151,7 +151,8 @@ export async function searchDiscoveryResources(db: Db, q: SearchDiscoveryQuery) 
     const words = [...new Set(q.query.toLowerCase().split(/[^\p{L}\p{N}._-]+/u).filter((w) => w.length >= 3))].slice(0, 12);
     if (words.length) {
       for (const item of catalogue.items) {
-        if (words.every((w) => item.haystack.includes(w))) take(item);
+        // A word holds no space, so it is in the joined text exactly when it is in one of its parts.
+        if (words.every((w) => item.haystack.includes(w) || item.capabilityHaystack.includes(w))) take(item);
         if (out.length >= wanted) break;
       }
     }

@@ -8,23 +8,30 @@ import type { Candidate } from "@/lib/discovery/candidates";
 import type { RankedEndpoint } from "@/lib/schemas/discover";
 import type { DiscoveryResourceOut } from "@/lib/schemas/x402-discovery";
 
-/** A resource with what the filters and the text search look at, computed once. */
+/**
+ * A resource with what the filters and the text search look at, computed once. The resource itself
+ * is made when a page shows it (`resource`), from the candidate and its scoring that the caches hold
+ * anyway: holding 100,000 made resources cost about 35 MB at scale 5,000.
+ */
 export type CatalogueItem = {
-  resource: DiscoveryResourceOut;
+  readonly resource: DiscoveryResourceOut;
+  endpointId: string;
   capabilityId: string;
   type: "http" | "mcp";
-  payTos: string[];
-  schemes: string[];
+  payTos: readonly string[];
+  schemes: readonly string[];
   /** CAIP-2, lower case */
-  networks: string[];
-  extensionKeys: string[];
-  /** Lower-case text matched by search's plain-text pass. */
+  networks: readonly string[];
+  extensionKeys: readonly string[];
+  /** Lower-case text matched by search's plain-text pass: the endpoint's (URL, description, provider)... */
   haystack: string;
+  /** ...and its capability's (id, title, tags), one string per capability. */
+  capabilityHaystack: string;
 };
 
 type Requirement = DiscoveryResourceOut["accepts"][number];
 
-type Static = Omit<CatalogueItem, "resource" | "capabilityId" | "extensionKeys"> & {
+type Static = Omit<CatalogueItem, "resource" | "endpointId" | "capabilityId" | "extensionKeys" | "capabilityHaystack"> & {
   cap: Capability;
   accepts: Requirement[];
   bazaar: { info: Record<string, unknown>; schema?: Record<string, unknown> } | undefined;
@@ -35,7 +42,9 @@ type Static = Omit<CatalogueItem, "resource" | "capabilityId" | "extensionKeys">
 // What does not depend on the ranking, computed once per candidate (candidates are rebuilt only
 // when their capability's rows change): validating every offer with the official schema is the
 // dearest part of a catalogue rebuild.
-const statics = new WeakMap<Candidate, Static | null>();
+// On globalThis: the routes and the start-up code are bundled apart (see lib/discovery/rank.ts).
+const sharedStatics = globalThis as unknown as { __capdexX402Statics?: WeakMap<Candidate, Static | null> };
+const statics = (sharedStatics.__capdexX402Statics ??= new WeakMap());
 
 function staticOf(c: Candidate, cap: Capability): Static | null {
   const known = statics.get(c);
@@ -75,14 +84,54 @@ function makeStatic(c: Candidate, cap: Capability): Static | null {
     payTos: [...new Set(accepts.map((a) => a.payTo.toLowerCase()))],
     schemes: [...new Set(accepts.map((a) => a.scheme.toLowerCase()))],
     networks: [...new Set(accepts.map((a) => a.network.toLowerCase()))],
-    haystack: [c.url, description, c.providerName, cap.id, cap.title, ...cap.tags].join(" ").toLowerCase(),
+    haystack: [c.url, description, c.providerName].join(" ").toLowerCase(),
   };
 }
 
-export function toCatalogueItem(c: Candidate, ranked: RankedEndpoint, cap: Capability): CatalogueItem | null {
-  const st = staticOf(c, cap);
-  if (!st) return null;
-  const resource: DiscoveryResourceOut = {
+const capabilityHaystacks = new WeakMap<Capability, string>();
+function capabilityHaystackOf(cap: Capability): string {
+  let h = capabilityHaystacks.get(cap);
+  if (h === undefined) capabilityHaystacks.set(cap, (h = [cap.id, cap.title, ...cap.tags].join(" ").toLowerCase()));
+  return h;
+}
+
+const WITH_BAZAAR: readonly string[] = Object.freeze(["bazaar", "capdex"]);
+const CAPDEX_ONLY: readonly string[] = Object.freeze(["capdex"]);
+
+class Item implements CatalogueItem {
+  readonly endpointId: string;
+  readonly capabilityId: string;
+  readonly type: "http" | "mcp";
+  readonly payTos: readonly string[];
+  readonly schemes: readonly string[];
+  readonly networks: readonly string[];
+  readonly extensionKeys: readonly string[];
+  readonly haystack: string;
+  readonly capabilityHaystack: string;
+  constructor(
+    private readonly c: Candidate,
+    private readonly ranked: RankedEndpoint,
+    private readonly cap: Capability,
+    private readonly st: Static,
+  ) {
+    this.endpointId = c.id;
+    this.capabilityId = cap.id;
+    this.type = st.type;
+    this.payTos = st.payTos;
+    this.schemes = st.schemes;
+    this.networks = st.networks;
+    this.extensionKeys = st.bazaar ? WITH_BAZAAR : CAPDEX_ONLY;
+    this.haystack = st.haystack;
+    this.capabilityHaystack = capabilityHaystackOf(cap);
+  }
+
+  get resource(): DiscoveryResourceOut {
+    return makeResource(this.c, this.ranked, this.cap, this.st);
+  }
+}
+
+function makeResource(c: Candidate, ranked: RankedEndpoint, cap: Capability, st: Static): DiscoveryResourceOut {
+  return {
     resource: c.url,
     type: st.type,
     x402Version: c.paymentSeen!.x402_version,
@@ -114,14 +163,9 @@ export function toCatalogueItem(c: Candidate, ranked: RankedEndpoint, cap: Capab
       },
     },
   };
-  return {
-    resource,
-    capabilityId: cap.id,
-    type: st.type,
-    payTos: st.payTos,
-    schemes: st.schemes,
-    networks: st.networks,
-    extensionKeys: st.bazaar ? ["bazaar", "capdex"] : ["capdex"],
-    haystack: st.haystack,
-  };
+}
+
+export function toCatalogueItem(c: Candidate, ranked: RankedEndpoint, cap: Capability): CatalogueItem | null {
+  const st = staticOf(c, cap);
+  return st ? new Item(c, ranked, cap, st) : null;
 }
