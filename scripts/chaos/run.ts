@@ -234,7 +234,10 @@ async function main() {
   // d. DNS silent during POST /api/submit/{id}/verify.
   if (wants("dns")) await dnsPhase(webUrl, dns);
   // e. A probe of a target that trickles one byte a second.
-  if (wants("probe")) await tricklePhase(admin, trickle);
+  if (wants("probe")) {
+    await tricklePhase(admin, trickle);
+    await trickleImportPhase(trickle);
+  }
   // g. The real catalogue imported under a 256 MB heap while the load runs.
   if (wants("import")) await importPhase(load);
   await load.stop();
@@ -373,6 +376,30 @@ async function tricklePhase(admin: postgres.Sql, trickle: { stays: number[] }): 
   const result = (cli.stdout ?? "").trim().split("\n").at(-1) ?? "";
   rows.push({ ...summarise(fault, []), requests: trickle.stays.length, statuses: result.slice(0, 90), longestMs: stay, note: `cli exit ${cli.status} after ${cliMs} ms`, misses });
 }
+
+/** An import whose catalogue trickles its first page: the page's deadline ends it, the CLI exits. */
+async function trickleImportPhase(trickle: { stays: number[] }): Promise<void> {
+  const fault = "import: catalogue trickles 1 byte/s";
+  log(fault);
+  const before = trickle.stays.length;
+  const at = Date.now();
+  const cli = await runCli(
+    ["--import", "tsx", "scripts/cli.ts", "import", `http://127.0.0.1:${PORTS.trickle}/discovery/resources`],
+    { DATABASE_URL: pg.url, ALLOW_PRIVATE_TARGETS: "1", DNS_SERVERS: `127.0.0.1:${PORTS.dns}`, LOG_LEVEL: "warn", CAPDEX_IMPORT_TIMEOUT_MS: String(IMPORT_PAGE_DEADLINE_MS) },
+    60_000,
+  );
+  await sleep(500);
+  const cliMs = Date.now() - at;
+  const stays = trickle.stays.slice(before);
+  const stay = Math.max(0, ...stays);
+  const misses: string[] = [];
+  if (!stays.length) misses.push("the import never reached the catalogue");
+  if (stay > IMPORT_PAGE_DEADLINE_MS + 500) misses.push(`the import held the catalogue ${stay} ms (> its ${IMPORT_PAGE_DEADLINE_MS} ms page deadline)`);
+  if (cli.signal) misses.push(`cli import killed (${cli.signal})`);
+  const summary = (cli.stdout ?? "").trim().split("\n").find((l) => /status|timeout|stopped/i.test(l)) ?? (cli.stdout ?? "").trim().split("\n")[0] ?? "";
+  rows.push({ ...summarise(fault, []), requests: stays.length, statuses: summary.slice(0, 90), longestMs: stay, note: `cli exit ${cli.status} after ${cliMs} ms (page deadline ${IMPORT_PAGE_DEADLINE_MS} ms)`, misses });
+}
+const IMPORT_PAGE_DEADLINE_MS = 5_000;
 
 async function importPhase(load: Load): Promise<void> {
   const fault = "import of the real catalogue, --max-old-space-size=256";
