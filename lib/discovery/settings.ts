@@ -1,5 +1,8 @@
 // Discovery's tunables from the environment, read at most once a second (process.env is slow to
 // read on every request, and tests change it while the process runs).
+import { numberSetting } from "@/lib/env";
+
+const envNumber = (name: string, fallback: number) => numberSetting(process.env[name], fallback);
 export type DiscoverySettings = {
   /** How often cached candidates are checked for changes in the database: DISCOVERY_CACHE_MS, default 5 s. */
   cacheMs: number;
@@ -29,11 +32,4 @@ export function discoverySettings(): DiscoverySettings {
 /** Forget the cached settings (tests that change the environment). */
 export function reloadDiscoverySettings(): void {
   cached = null;
-}
-
-function envNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const n = Number(raw);
-  return Number.isFinite(n) && n >= 0 ? n : fallback;
 }

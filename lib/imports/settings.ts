@@ -1,4 +1,5 @@
 // The imports' tunables from the environment: which catalogues, how often, and how politely.
+import { numberSetting } from "@/lib/env";
 
 export type ImportSettings = {
   /** CAPDEX_IMPORT_SOURCES: comma-separated catalogue URLs (`GET {facilitator}/discovery/resources`); none when unset. */
@@ -27,12 +28,7 @@ export type ImportSettings = {
   allowPrivateItems: boolean;
 };
 
-function envNumber(name: string, fallback: number, min = 0): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const n = Number(raw);
-  return Number.isFinite(n) && n >= min ? n : fallback;
-}
+const envNumber = (name: string, fallback: number, min = 0) => numberSetting(process.env[name], fallback, { min });
 
 export function importSettings(): ImportSettings {
   return {

@@ -5,6 +5,7 @@
 // The key is turned into a viem account here and never leaves this module as text: problems name
 // the variable, never its value.
 import { readFileSync } from "node:fs";
+import { numberSetting } from "@/lib/env";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { rpcUrls } from "@/lib/payments/rpc";
 import { USDC_ADDRESSES } from "@/lib/probes/assets";
@@ -38,10 +39,7 @@ export type Env = Record<string, string | undefined>;
 
 export type ConfigResult = { config: PaidCheckConfig | null; problems: string[] };
 
-const num = (v: string | undefined, fallback: number, min: number, max: number) => {
-  const n = Number(v);
-  return v?.trim() && Number.isFinite(n) && n >= min ? Math.min(n, max) : fallback;
-};
+const num = (v: string | undefined, fallback: number, min: number, max: number) => numberSetting(v, fallback, { min, max });
 
 /** Everything the job runs on (not the key itself): safe to compute at start-up for the warnings. */
 export function jobEveryMs(env: Env = process.env): number {

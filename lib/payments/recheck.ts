@@ -6,8 +6,9 @@
 // rolls up with that verdict; when the hold runs out first, it rolls up as the unpaid report it is.
 // Holding the report, instead of counting it and correcting the rollup later, keeps every report
 // counted exactly once (lib/outcomes/rollup.ts). docs/ranking.md, "Payment evidence".
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { queryRows, type Db } from "@/lib/db/client";
+import { numberSetting } from "@/lib/env";
 import { errorFields, logger } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
 import { endpointPayment, verifyPayment, type PaymentReason } from "./verify";
@@ -15,24 +16,20 @@ import { endpointPayment, verifyPayment, type PaymentReason } from "./verify";
 /** The reason whose evidence is held and judged again: the only one a later try can change by itself. */
 export const HELD_REASON: PaymentReason = "rpc_unavailable";
 
-export function envNumber(name: string, fallback: number, max: number): number {
-  const raw = process.env[name]?.trim();
-  const n = Number(raw);
-  return raw && Number.isFinite(n) && n >= 0 ? Math.min(n, max) : fallback;
-}
-
 /** How long a report with held evidence waits for its verdict (minutes; 0: not held, not judged again). */
 export function recheckMinutes(): number {
-  return envNumber("CAPDEX_PAYMENT_RECHECK_MINUTES", 30, 24 * 60);
+  return numberSetting(process.env.CAPDEX_PAYMENT_RECHECK_MINUTES, 30, { max: 24 * 60 });
 }
 
+/** Evidence row `pe` is held: unverified for want of an RPC answer, and younger than the hold. */
+const heldSql = (minutes: number) =>
+  sql`pe.status = 'unverified' and pe.reason = ${HELD_REASON} and pe.created_at > now() - ${sql.raw(String(minutes))} * interval '1 minute'`;
+
 /** The rollup's condition for a report still held: `reportId` names the report's id column. */
-export function heldEvidenceSql(reportId: ReturnType<typeof sql.raw>) {
+export function heldEvidenceSql(reportId: SQL) {
   const minutes = recheckMinutes();
   if (minutes <= 0) return sql`false`;
-  return sql`exists (select 1 from payment_evidence pe where pe.report_id = ${reportId}
-                       and pe.status = 'unverified' and pe.reason = ${HELD_REASON}
-                       and pe.created_at > now() - ${sql.raw(String(minutes))} * interval '1 minute')`;
+  return sql`exists (select 1 from payment_evidence pe where pe.report_id = ${reportId} and ${heldSql(minutes)})`;
 }
 
 type Held = { report_id: string; endpoint_id: string; network: string; transaction: string; payer: string | null; reported_at: Date };
@@ -50,8 +47,7 @@ export async function recheckHeldEvidence(db: Db, opts: { limit?: number; signal
     db,
     sql`select pe.report_id, pe.endpoint_id, pe.network, pe.transaction, pe.payer, r.created_at as reported_at
         from payment_evidence pe join outcome_reports r on r.id = pe.report_id
-        where pe.status = 'unverified' and pe.reason = ${HELD_REASON}
-          and pe.created_at > now() - ${sql.raw(String(minutes))} * interval '1 minute'
+        where ${heldSql(minutes)}
         order by coalesce(pe.checked_at, pe.created_at), pe.report_id
         limit ${opts.limit ?? 50}`,
   );
@@ -65,7 +61,8 @@ export async function recheckHeldEvidence(db: Db, opts: { limit?: number; signal
       if (!payment) continue;
       const claim = { network: row.network, transaction: row.transaction, ...(row.payer ? { payer: row.payer } : {}) };
       const v = await verifyPayment(db, claim, payment, new Date(row.reported_at), { ownReportId: row.report_id });
-      if (v.status === "unverified" && v.reason === HELD_REASON) down.add(row.network);
+      const outcome = v.status === "verified" || v.status === "rejected" ? v.status : v.reason === HELD_REASON ? "still_unavailable" : "other";
+      if (outcome === "still_unavailable") down.add(row.network);
       // Compare and set: only a row still held is changed (one pass at a time holds the job's claim).
       await db.execute(
         sql`update payment_evidence set status = ${v.status}, reason = ${v.reason}, payer = coalesce(${v.payer}, payer),
@@ -73,9 +70,8 @@ export async function recheckHeldEvidence(db: Db, opts: { limit?: number; signal
                    paid_at = ${v.paidAt?.toISOString() ?? null}::timestamptz, checked_at = now()
             where report_id = ${row.report_id}::uuid and status = 'unverified' and reason = ${HELD_REASON}`,
       );
-      const key = v.status === "verified" ? "verified" : v.status === "rejected" ? "rejected" : v.reason === HELD_REASON ? "still_unavailable" : "other";
-      out[key] += 1;
-      metrics().paymentRechecks.inc({ network: row.network, status: v.reason === HELD_REASON ? "still_unavailable" : v.status });
+      out[outcome] += 1;
+      metrics().paymentRechecks.inc({ network: row.network, status: outcome === "other" ? v.status : outcome });
     } catch (err) {
       logger().warn({ report_id: row.report_id, ...errorFields(err) }, "payment evidence re-check failed; tried again next pass");
     }
