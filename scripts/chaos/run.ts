@@ -358,48 +358,48 @@ async function dnsPhase(webUrl: string, dns: { queries: () => number }): Promise
   rows.push(row);
 }
 
+/** A probe of a target that trickles its answer: the probe's 5 s budget ends it. */
 async function tricklePhase(admin: postgres.Sql, trickle: { stays: number[] }): Promise<void> {
-  const fault = "probe target trickles 1 byte/s";
-  log(fault);
   const [e] = await admin`select id from endpoints where status = 'listed' order by id desc limit 1`;
   await admin`update endpoints set url = ${`http://127.0.0.1:${PORTS.trickle}/run`}, is_demo = false where id = ${e.id}`;
-  const at = Date.now();
-  const cli = await runCli(["--import", "tsx", "scripts/cli.ts", "probe", e.id], { DATABASE_URL: pg.url, ALLOW_PRIVATE_TARGETS: "1", DNS_SERVERS: `127.0.0.1:${PORTS.dns}`, LOG_LEVEL: "warn" }, 60_000);
-  // The target notes a stay when its socket closes, which it learns a moment after the probe ends.
-  await sleep(500);
-  const cliMs = Date.now() - at;
-  const stay = Math.max(0, ...trickle.stays);
-  const misses: string[] = [];
-  if (!trickle.stays.length) misses.push("the probe never reached the target");
-  if (stay > 5_500) misses.push(`the probe held the target ${stay} ms (> 5 s budget)`);
-  if (cli.signal) misses.push(`cli probe killed (${cli.signal})`);
-  const result = (cli.stdout ?? "").trim().split("\n").at(-1) ?? "";
-  rows.push({ ...summarise(fault, []), requests: trickle.stays.length, statuses: result.slice(0, 90), longestMs: stay, note: `cli exit ${cli.status} after ${cliMs} ms`, misses });
+  await trickledCli(trickle, { fault: "probe target trickles 1 byte/s", what: "probe", args: ["probe", e.id], deadlineMs: 5_000 });
 }
 
 /** An import whose catalogue trickles its first page: the page's deadline ends it, the CLI exits. */
 async function trickleImportPhase(trickle: { stays: number[] }): Promise<void> {
-  const fault = "import: catalogue trickles 1 byte/s";
-  log(fault);
+  const deadlineMs = 5_000;
+  await trickledCli(trickle, {
+    fault: "import: catalogue trickles 1 byte/s",
+    what: "import",
+    args: ["import", `http://127.0.0.1:${PORTS.trickle}/discovery/resources`],
+    deadlineMs,
+    env: { CAPDEX_IMPORT_TIMEOUT_MS: String(deadlineMs) },
+  });
+}
+
+/** Runs a CLI command against the trickling target; a row with how long the target was held. */
+async function trickledCli(
+  trickle: { stays: number[] },
+  o: { fault: string; what: string; args: string[]; deadlineMs: number; env?: Record<string, string> },
+): Promise<void> {
+  log(o.fault);
   const before = trickle.stays.length;
   const at = Date.now();
-  const cli = await runCli(
-    ["--import", "tsx", "scripts/cli.ts", "import", `http://127.0.0.1:${PORTS.trickle}/discovery/resources`],
-    { DATABASE_URL: pg.url, ALLOW_PRIVATE_TARGETS: "1", DNS_SERVERS: `127.0.0.1:${PORTS.dns}`, LOG_LEVEL: "warn", CAPDEX_IMPORT_TIMEOUT_MS: String(IMPORT_PAGE_DEADLINE_MS) },
-    60_000,
-  );
+  const env = { DATABASE_URL: pg.url, ALLOW_PRIVATE_TARGETS: "1", DNS_SERVERS: `127.0.0.1:${PORTS.dns}`, LOG_LEVEL: "warn", ...o.env };
+  const cli = await runCli(["--import", "tsx", "scripts/cli.ts", ...o.args], env, 60_000);
+  // The target notes a stay when its socket closes, which it learns a moment after the request ends.
   await sleep(500);
   const cliMs = Date.now() - at;
   const stays = trickle.stays.slice(before);
   const stay = Math.max(0, ...stays);
   const misses: string[] = [];
-  if (!stays.length) misses.push("the import never reached the catalogue");
-  if (stay > IMPORT_PAGE_DEADLINE_MS + 500) misses.push(`the import held the catalogue ${stay} ms (> its ${IMPORT_PAGE_DEADLINE_MS} ms page deadline)`);
-  if (cli.signal) misses.push(`cli import killed (${cli.signal})`);
-  const summary = (cli.stdout ?? "").trim().split("\n").find((l) => /status|timeout|stopped/i.test(l)) ?? (cli.stdout ?? "").trim().split("\n")[0] ?? "";
-  rows.push({ ...summarise(fault, []), requests: stays.length, statuses: summary.slice(0, 90), longestMs: stay, note: `cli exit ${cli.status} after ${cliMs} ms (page deadline ${IMPORT_PAGE_DEADLINE_MS} ms)`, misses });
+  if (!stays.length) misses.push(`the ${o.what} never reached the target`);
+  if (stay > o.deadlineMs + 500) misses.push(`the ${o.what} held the target ${stay} ms (> its ${o.deadlineMs} ms deadline)`);
+  if (cli.signal) misses.push(`cli ${o.what} killed (${cli.signal})`);
+  // The command's first line: the probe's result, the import's status.
+  const result = (cli.stdout ?? "").trim().split("\n")[0] ?? "";
+  rows.push({ ...summarise(o.fault, []), requests: stays.length, statuses: result.slice(0, 90), longestMs: stay, note: `cli exit ${cli.status} after ${cliMs} ms (deadline ${o.deadlineMs} ms)`, misses });
 }
-const IMPORT_PAGE_DEADLINE_MS = 5_000;
 
 async function importPhase(load: Load): Promise<void> {
   const fault = "import of the real catalogue, --max-old-space-size=256";
