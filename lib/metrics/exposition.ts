@@ -41,6 +41,9 @@ export function metricsAccessProblem(req: MetricsRequest, token = process.env.ME
   return new ApiError("forbidden", "Metrics are served to loopback only while METRICS_TOKEN is not set.");
 }
 
+/** Long enough for a busy database to answer one small query, well inside Prometheus's 10 s scrape timeout. */
+const SCRAPE_QUERY_TIMEOUT_MS = 3_000;
+
 /** Reads this process's pool from pg_stat_activity (its connections share one application_name). */
 async function collectPool(handle: DbHandle | null): Promise<void> {
   const m = metrics();
@@ -53,7 +56,7 @@ async function collectPool(handle: DbHandle | null): Promise<void> {
         sql`select coalesce(state, 'unknown') as state, count(*)::int as n from pg_stat_activity
             where application_name = current_setting('application_name') group by 1`,
       ),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("timeout")), 1_000).unref()),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("timeout")), SCRAPE_QUERY_TIMEOUT_MS).unref()),
     ]);
     m.dbConnections.reset();
     for (const r of rows) m.dbConnections.set({ state: r.state }, Number(r.n));
