@@ -148,8 +148,8 @@ export function startWeb(name: string, port: number, env: Record<string, string>
   return run(name, process.execPath, [next, "start", "-p", String(port), "-H", "127.0.0.1"], { NEXT_MANUAL_SIG_HANDLE: "true", ...env });
 }
 
-export function startWorker(env: Record<string, string>): Proc {
-  return run("worker", process.execPath, ["--import", "tsx", "scripts/worker.ts"], env);
+export function startWorker(env: Record<string, string>, name = "worker"): Proc {
+  return run(name, process.execPath, ["--import", "tsx", "scripts/worker.ts"], env);
 }
 
 /** HAProxy from Debian's package (installed when missing), in the foreground, in front of the web instances. */

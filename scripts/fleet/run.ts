@@ -5,17 +5,21 @@
 // Postgres, kill -9 the worker in the middle of a rollup, kill -9 the replica and start it again.
 // At the end every report answered 202 must be stored and counted exactly once, each anonymous
 // caller must have had exactly its quota across both instances, and the instances' metrics must add
-// up to what the load sent. Ports FLEET_PORT_BASE (default 3400) to +5. Needs the production build
-// (runs `npm run build` if missing).
+// up to what the load sent. Then money (scripts/fleet/paid.ts): two workers holding Capdex's wallet
+// race to run paid test calls on a local chain and must pay exactly what the day's budget allows,
+// each endpoint once; one transaction reported through both instances at once backs one report.
+// Ports FLEET_PORT_BASE (default 3400) to +6. Needs the production build (runs `npm run build` if
+// missing).
 import { execSync } from "node:child_process";
 import fs from "node:fs";
 import postgres from "postgres";
 import { PrivatePostgres, sleep, startBalancer, startWeb, startWorker, waitFor, type Proc } from "./cluster";
 import { Load } from "./load";
+import { BUDGET_CALLS, BUDGET_USD, PRICE, PaidWorld } from "./paid";
 import { Checks, metricsDelta, printFigures, scrape, type Final } from "./report";
 
 const BASE = Number(process.env.FLEET_PORT_BASE ?? 3400);
-const PORTS = { pg: BASE, a: BASE + 1, b: BASE + 2, lb: BASE + 3, worker: BASE + 4, replica: BASE + 5 };
+const PORTS = { pg: BASE, a: BASE + 1, b: BASE + 2, lb: BASE + 3, worker: BASE + 4, replica: BASE + 5, worker2: BASE + 6 };
 const TOKEN = "fleet-metrics-token";
 const ROLLUP_LOCK_ID = 0x43524f4c; // lib/outcomes/rollup.ts
 
@@ -27,6 +31,7 @@ const pg = new PrivatePostgres(PORTS.pg);
 const replica = new PrivatePostgres(PORTS.replica);
 const procs: Proc[] = [];
 const checks = new Checks();
+let paid: PaidWorld | null = null;
 
 function webEnv(): Record<string, string> {
   return {
@@ -40,6 +45,8 @@ function webEnv(): Record<string, string> {
     SHUTDOWN_DELAY_MS: "1500",
     METRICS_TOKEN: TOKEN,
     DATABASE_POOL_MAX: "4",
+    // The local chain's RPC: instances verify payment evidence on the request path.
+    ...(paid?.commonEnv() ?? {}),
     // Outbound DNS goes nowhere (submissions are only stored, never verified, in this test).
     DNS_SERVERS: "127.0.0.1:9",
     LOG_LEVEL: "info",
@@ -72,6 +79,8 @@ async function rejoined(port: number): Promise<void> {
 
 async function main() {
   if (!fs.existsSync(".next/BUILD_ID")) execSync("npm run build", { stdio: "inherit" });
+  paid = await PaidWorld.start();
+  log(`local chain ${paid.chain.rpcUrl} with a test USDC at ${paid.token}`);
   log(`Postgres of its own on 127.0.0.1:${PORTS.pg} (${pg.dir})`);
   await pg.init();
   await replica.initStandbyOf(pg);
@@ -225,6 +234,102 @@ async function main() {
       noReplica: readsAfterKill.noReplica - readsAtKill.noReplica,
     },
   });
+  await paidPhase(paid);
+}
+
+/**
+ * Paid test calls by two workers at once, and payment evidence through both instances at once
+ * (after the accounting above, so that its reports and requests are not in it).
+ */
+async function paidPhase(world: PaidWorld): Promise<void> {
+  const db = postgres(pg.url, { max: 1, onnotice: () => {} });
+  try {
+    await world.list(db);
+    const ids = world.sellers.map((s) => s.id);
+    const walletBefore = await world.balanceOf(world.wallet);
+    const receivedBefore = await world.received();
+    // Every line the paying workers write, to look for the wallet's key in.
+    const said: string[] = [];
+    const workers = [PORTS.worker, PORTS.worker2].map((port, i) => {
+      const w = startWorker({ ...workerEnv(), ...world.payingEnv(), METRICS_PORT: String(port) }, `paid-worker-${i + 1}`);
+      for (const s of [w.child.stdout, w.child.stderr]) s?.on("data", (d) => said.push(String(d)));
+      procs.push(w);
+      return w;
+    });
+    await Promise.all(workers.map((w) => waitFor(w.name, async () => w.lines.some((l) => l.includes("worker running jobs")), 120_000)));
+    log(`two workers with Capdex's wallet ${world.wallet} and a day's budget of $${BUDGET_USD} running paid test calls`);
+    const state = async () => {
+      const [r] = await db`select (select count(*) from paid_checks where verdict is null)::int as open,
+        (select coalesce(sum(payments), 0) from paid_check_budgets)::int as payments,
+        (select count(*) from endpoints where id = any(${ids}::uuid[]) and payment_seen is not null)::int as seen`;
+      return r as unknown as { open: number; payments: number; seen: number };
+    };
+    const spentAll = await waitFor("the budget spent and every seller probed", async () => {
+      const s = await state();
+      return s.payments >= BUDGET_CALLS && s.open === 0 && s.seen === ids.length;
+    }, 90_000).then(
+      () => true,
+      () => false,
+    );
+    // Several more runs of the job on both workers: nothing more may be paid.
+    await sleep(5_000);
+    const runs = await Promise.all(
+      [PORTS.worker, PORTS.worker2].map(async (port) => (await scrape(`http://127.0.0.1:${port}/metrics`, TOKEN, "capdex_job_runs_total"))['{job="paid_checks.run"}'] ?? 0),
+    );
+    const spent = walletBefore - (await world.balanceOf(world.wallet));
+    const received = (await world.received()) - receivedBefore;
+    const rows = (await db`select endpoint_id::text as endpoint_id, verdict, tx from paid_checks order by id`) as unknown as Array<{ endpoint_id: string; verdict: string | null; tx: string | null }>;
+    const [budget] = (await db`select spent_micros, payments, budget_micros from paid_check_budgets where network = 'eip155:84532'`) as unknown as Array<{ spent_micros: number; payments: number; budget_micros: number }>;
+    const answerOf = new Map(world.sellers.map((s) => [s.id, s.answer]));
+    log(`paid checks: ${rows.map((r) => `${answerOf.get(r.endpoint_id)} ${r.verdict}`).join(", ")}; job runs by worker ${runs.join(" / ")}`);
+
+    // A caller's own paid call, reported through instance a and instance b at the same moment.
+    const settlement = await world.paidCall();
+    const body = JSON.stringify({ endpoint_id: world.sellers[0].id, success: true, latency_ms: 120, payment: { network: settlement.network, transaction: settlement.transaction, payer: settlement.payer } });
+    const answers = await Promise.all(
+      [PORTS.a, PORTS.b].map(async (port, i) => {
+        const res = await fetch(`http://127.0.0.1:${port}/api/report_outcome`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-forwarded-for": `203.0.113.${90 + i}` },
+          body,
+          signal: AbortSignal.timeout(20_000),
+        });
+        return { status: res.status, body: (await res.json()) as { report_id?: string; payment_evidence?: string; payment_reason?: string } };
+      }),
+    );
+    const reportIds = answers.map((a) => a.body.report_id ?? "00000000-0000-0000-0000-000000000000");
+    const [{ n: storedReports }] = (await db`select count(*)::int as n from outcome_reports where id = any(${reportIds}::uuid[])`) as unknown as Array<{ n: number }>;
+    const evidence = answers.map((a) => `${a.status} ${a.body.payment_evidence}${a.body.payment_reason ? ` (${a.body.payment_reason})` : ""}`).sort();
+    log(`one transaction reported through a and b at once: ${evidence.join(", ")}`);
+
+    checks.check("paid checks: the day's budget spent and every seller probed in time", spentAll, JSON.stringify(await state()));
+    checks.check(
+      `paid checks: two racing workers paid exactly the budget's ${BUDGET_CALLS} calls (on chain)`,
+      spent === BigInt(BUDGET_CALLS) * PRICE && received === spent,
+      `wallet spent ${spent}, sellers received ${received}, wanted ${BigInt(BUDGET_CALLS) * PRICE}`,
+    );
+    checks.check(
+      "paid checks: each endpoint checked once, none left open, the budget's count equals the chain's",
+      rows.length === BUDGET_CALLS && new Set(rows.map((r) => r.endpoint_id)).size === BUDGET_CALLS && rows.every((r) => r.verdict && r.tx) &&
+        Number(budget?.spent_micros) === BUDGET_CALLS * Number(PRICE) && Number(budget?.payments) === BUDGET_CALLS,
+      `${rows.length} checks, budget ${JSON.stringify(budget)}`,
+    );
+    checks.check(
+      "paid checks: the verdict follows what each seller does (honest delivered, garbage wrong_output)",
+      rows.length > 0 && rows.every((r) => r.verdict === (answerOf.get(r.endpoint_id) === "garbage" ? "wrong_output" : "delivered")),
+    );
+    const key = world.key.slice(2).toLowerCase();
+    checks.check("paid checks: the wallet's key in no line the workers wrote", said.length > 0 && !said.join("").toLowerCase().includes(key));
+    checks.check(
+      "payment evidence: one transaction reported through both instances at once backs one report, the other is refused and stored",
+      evidence.join(", ") === "202 rejected (tx_reused), 202 verified" && storedReports === 2,
+      `${evidence.join(", ")}; ${storedReports} of 2 reports stored`,
+    );
+    for (const w of workers) w.child.kill("SIGTERM");
+    await Promise.all(workers.map((w) => w.exited));
+  } finally {
+    await db.end();
+  }
 }
 
 const metricsOf = (name: "a" | "b", metric: string) => scrape(`http://127.0.0.1:${PORTS[name]}/api/metrics`, TOKEN, metric);
@@ -299,6 +404,7 @@ main()
   })
   .finally(async () => {
     for (const p of procs) if (p.child.exitCode === null) p.child.kill("SIGKILL");
+    await paid?.close().catch(() => {});
     replica.destroy();
     pg.destroy();
     // What the instances and the worker logged as warnings and errors, to tell a failed check's cause.
