@@ -125,7 +125,7 @@ export function importSnapshot(doc: { x402Version?: number; items?: unknown[] },
   return out.map(({ provisional: _p, ...o }) => o);
 }
 
-type Label = { url: string; snapshot: string; expected: string; split: string };
+type Label = { url: string; snapshot: string; expected: string; split: string; meaningful?: boolean };
 
 function tally(outcomes: Outcome[]) {
   const t = { items: outcomes.length, skipped: {} as Record<string, number>, held: {} as Record<string, number>, mapped: 0, unmapped: 0 };
@@ -148,6 +148,8 @@ function priced(o: Outcome | undefined): Outcome | undefined {
 
 function score(pairs: Array<{ label: Label; o: Outcome | undefined }>) {
   let fit = 0, fitListed = 0, fitRight = 0, none = 0, noneListed = 0, noise = 0, noiseListed = 0, missing = 0;
+  // Meaningful services (a real description of a real service, not noise): how many a capability of the registry fits, and how many of those are listed under it.
+  let meaningful = 0, meaningfulFit = 0, meaningfulFitRight = 0;
   const confusions = new Map<string, number>();
   const mistakes: Array<{ url: string; expected: string; got: string; text: string }> = [];
   for (const { label, o } of pairs) {
@@ -157,6 +159,13 @@ function score(pairs: Array<{ label: Label; o: Outcome | undefined }>) {
     }
     const listed = o.state === "mapped";
     const got = listed ? o.capability! : o.state;
+    if (label.meaningful && label.expected !== "noise") {
+      meaningful += 1;
+      if (label.expected !== "none") {
+        meaningfulFit += 1;
+        if (listed && o.capability === label.expected) meaningfulFitRight += 1;
+      }
+    }
     if (label.expected === "noise") {
       noise += 1;
       if (listed) noiseListed += 1;
@@ -187,7 +196,14 @@ function score(pairs: Array<{ label: Label; o: Outcome | undefined }>) {
     noise_listed: ratio(noiseListed, noise),
     /** Listings that fit a capability, listed under it (coverage). */
     covered: ratio(fitRight, fit),
-    counts: { fit, fit_listed: fitListed, fit_right: fitRight, none, none_listed: noneListed, noise, noise_listed: noiseListed },
+    /** Meaningful services (real description, not noise) that a capability of the registry fits: what the registry covers. */
+    registry_fits: ratio(meaningfulFit, meaningful),
+    /** Of those, listed under it. */
+    meaningful_covered: ratio(meaningfulFitRight, meaningfulFit),
+    counts: {
+      fit, fit_listed: fitListed, fit_right: fitRight, none, none_listed: noneListed, noise, noise_listed: noiseListed,
+      meaningful, meaningful_fit: meaningfulFit, meaningful_fit_right: meaningfulFitRight,
+    },
     confusions: [...confusions].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, n]) => ({ confusion: k, n })),
     mistakes,
   };
@@ -259,7 +275,9 @@ function main(): number {
         console.log(
           `  ${split.padEnd(8)} ${s.labelled} labelled${s.missing ? ` (${s.missing} not found)` : ""}: right ${pct(s.right)} (${s.counts.fit_right}/${s.counts.fit_listed}), ` +
             `none listed ${pct(s.none_listed)} (${s.counts.none_listed}/${s.counts.none}), noise listed ${pct(s.noise_listed)} (${s.counts.noise_listed}/${s.counts.noise}), ` +
-            `covered ${pct(s.covered)} (${s.counts.fit_right}/${s.counts.fit})`,
+            `covered ${pct(s.covered)} (${s.counts.fit_right}/${s.counts.fit})\n` +
+            `           meaningful services: a capability fits ${pct(s.registry_fits)} (${s.counts.meaningful_fit}/${s.counts.meaningful}), ` +
+            `listed under it ${pct(s.meaningful_covered)} (${s.counts.meaningful_fit_right}/${s.counts.meaningful_fit})`,
         );
       const quiet = args.includes("--quiet");
       for (const [split, s] of Object.entries(splits)) {
