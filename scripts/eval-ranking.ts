@@ -4,6 +4,7 @@
 //        [--no-adversaries] [--adversary-seeds N|all] [--jobs N] [--ledger sql] [--json out.json];
 //        exits 1 when a target is missed.
 //        --ledger sql counts reports with the rollup job's own statement on PGlite (slow: use a small size).
+//        EVAL_PAYING_SHARE=0.3 (default): the share of honest callers that send payment evidence.
 import { writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { checkTargets, formatReport } from "./ranking-eval/report";

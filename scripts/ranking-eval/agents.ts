@@ -16,9 +16,10 @@ export const AUTHENTICATED_SHARE = 0.6;
  * Share of honest callers (accounts and addresses alike) that send the settlement of their paid
  * calls with their reports. Paying is how every call to a paid endpoint is made; sending the proof
  * is an option of the report (the TypeScript client does it by default), so a fair share of
- * callers, not all, will. One wallet per caller.
+ * callers, not all, will. One wallet per caller. EVAL_PAYING_SHARE sets another (docs/ranking.md
+ * compares 0 and 0.3); worker threads inherit it.
  */
-export const PAYING_SHARE = 0.3;
+export const PAYING_SHARE = Number(process.env.EVAL_PAYING_SHARE ?? 0.3);
 /** How agents choose their preset (the default most, as callers that send none get it). */
 export const PRESET_MIX: Array<[RankingPreset, number]> = [
   ["default", 0.4],
