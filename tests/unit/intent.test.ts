@@ -50,6 +50,23 @@ describe("resolveIntent", () => {
     expect(best("how much did it rain in Lisbon last year")).toBe("weather.historical");
   });
 
+  it("leaves made-up words unresolved: 300 phrases of one to three pseudo-words (fixed seed)", () => {
+    // Syllables of random consonants and vowels: no word of any supported language on purpose, so
+    // nothing but the model's guessing could name a capability for them.
+    let seed = 7;
+    const draw = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const pick = (s: string) => s[Math.floor(draw() * s.length)];
+    const word = () => {
+      let w = "";
+      for (let i = 2 + Math.floor(draw() * 3); i > 0; i--) w += pick("bcdfghjklmnprstvwxzq") + pick("aeiouy") + (draw() < 0.4 ? pick("bcdfghjklmnprstvwxz") : "");
+      return w;
+    };
+    const phrases = Array.from({ length: 300 }, () => Array.from({ length: 1 + Math.floor(draw() * 3) }, word).join(" "));
+    expect(new Set(phrases).size).toBeGreaterThan(290);
+    const resolved = phrases.filter((p) => resolve(p).best !== null);
+    expect(resolved).toEqual([]);
+  });
+
   it.each([
     ["book a table for four tonight"],
     ["walk my dog"],
