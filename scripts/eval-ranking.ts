@@ -1,13 +1,14 @@
 // Measures whether the ranking finds the truly best endpoint (docs/ranking.md, "How well the ranking
 // works"): simulated networks, agents and adversaries driving Capdex's ranking and report weighting.
 // Usage: npm run eval:ranking [-- --seeds 1,2,3] [--capabilities 100] [--days 7] [--calls 15]
-//        [--no-adversaries] [--adversary-seeds N|all] [--jobs N] [--ledger sql] [--json out.json];
+//        [--no-adversaries | --adversaries aged_accounts,burst] [--adversary-seeds N|all] [--jobs N] [--ledger sql] [--json out.json];
 //        exits 1 when a target is missed.
 //        --ledger sql counts reports with the rollup job's own statement on PGlite (slow: use a small size).
 //        EVAL_PAYING_SHARE=0.3 (default): the share of honest callers that send payment evidence.
 import { writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { checkTargets, formatReport } from "./ranking-eval/report";
+import type { AdversaryKind } from "./ranking-eval/adversary";
 import { FULL, runEvaluation, type EvalConfig } from "./ranking-eval/run";
 
 const args = process.argv.slice(2);
@@ -18,7 +19,11 @@ const config: EvalConfig = {
   capabilities: Number(option("--capabilities") ?? FULL.capabilities),
   days: Number(option("--days") ?? FULL.days),
   callsPerHour: Number(option("--calls") ?? FULL.callsPerHour),
-  adversaries: !args.includes("--no-adversaries"),
+  adversaries: args.includes("--no-adversaries")
+    ? false
+    : option("--adversaries")
+      ? (option("--adversaries")!.split(",") as Array<Exclude<AdversaryKind, "none">>)
+      : true,
   adversarySeeds: option("--adversary-seeds") === "all" ? undefined : Number(option("--adversary-seeds") ?? FULL.adversarySeeds),
   ledger: option("--ledger") === "sql" ? "sql" : "memory",
 };

@@ -5,6 +5,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  date,
   doublePrecision,
   index,
   integer,
@@ -80,6 +81,10 @@ export const users = pgTable("users", {
   emailVerified: timestamp("emailVerified", { mode: "date" }),
   image: text("image"),
   createdAt: createdAt(),
+  // The account's history as a reporter (lib/outcomes/rollup.ts): UTC days on which its outcome
+  // reports were counted, and the last of them. Until it has WEIGHTS.historyDays, its unpaid reports weigh nothing.
+  reportDays: integer("report_days").notNull().default(0),
+  lastReportDay: date("last_report_day", { mode: "string" }),
 });
 
 export const accounts = pgTable(

@@ -80,7 +80,8 @@ export function rollupStatement(limit: number): SQL {
         -- at the paid weight; a failure with verified evidence counts as its sender's unpaid report
         -- (x402 settles only once the answer is served, so the money proves the call, not the failure);
         -- zero when the wallet is the provider's; one whose evidence was rejected counts zero. An
-        -- unpaid report from an account younger than newAccountDays weighs newAccountFactor as much.
+        -- unpaid report from an account younger than newAccountDays, or with reports counted on fewer
+        -- than historyDays UTC days before this batch (users.report_days), weighs newAccountFactor as much.
         -- Capdex's own checks (probes, paid test calls) keep their stored weight and are never capped.
         weighed as (
           select b.id, b.endpoint_id, b.hour, b.created_at, b.success, b.latency_ms,
@@ -94,7 +95,8 @@ export function rollupStatement(limit: number): SQL {
                       when pe.status = 'rejected' then ${num(WEIGHTS.rejectedEvidence)}::float8
                       else (case when ${paidCall} then ${num(WEIGHTS.paid)}::float8 else b.weight end)
                            * (case when ${ownDiscovery} then ${num(WEIGHTS.discoveryBonus)} else 1 end)
-                           * (case when not (${paidCall}) and u.created_at > b.created_at - ${num(WEIGHTS.newAccountDays)} * interval '1 day'
+                           * (case when not (${paidCall}) and (u.created_at > b.created_at - ${num(WEIGHTS.newAccountDays)} * interval '1 day'
+                                                                 or u.report_days < ${num(WEIGHTS.historyDays)})
                                    then ${num(WEIGHTS.newAccountFactor)} else 1 end)
                  end as w
           from batch b left join endpoints e on e.id = b.endpoint_id left join providers p on p.id = e.provider_id
@@ -140,6 +142,20 @@ export function rollupStatement(limit: number): SQL {
           select endpoint_id, hour, ${poolKey(sql`reporter_kind`)}, sum(cw) from capped
           where reporter_kind not in ('probe', 'paid_check') and cw > 0 group by 1, 2, 3 order by 1, 2, 3
           on conflict (endpoint_id, hour, reporter_key) do update set weight = rw.weight + excluded.weight
+          returning 1
+        ),
+        -- The accounts' history: each new UTC day with a report counted adds one to users.report_days
+        -- (read by later batches; this one weighed with the values before it). Reports come oldest first,
+        -- so a day before the last one recorded is not new.
+        history_upd as (
+          update users u set report_days = u.report_days + d.n, last_report_day = d.last
+          from (select x.user_id, count(*)::int as n, max(x.day) as last
+                from (select distinct b.user_id, (b.created_at at time zone 'UTC')::date as day
+                      from batch b where b.user_id is not null and b.reporter_kind = 'authenticated') x
+                join users hu on hu.id = x.user_id
+                where hu.last_report_day is null or x.day > hu.last_report_day
+                group by x.user_id) d
+          where u.id = d.user_id
           returning 1
         ),
         -- Counts, weights and histogram per endpoint-hour (null bucket: no latency reported).
@@ -192,7 +208,8 @@ export function rollupStatement(limit: number): SQL {
         )
         select (select count(*) from batch)::int as n, (select count(*) from ins)::int as rollups,
                (select count(*) from net)::int as hours, (select count(*) from reporter_upd)::int as reporters,
-               (select count(*) from pool_upd)::int as pools, (select count(*) from marked)::int as marked`;
+               (select count(*) from pool_upd)::int as pools, (select count(*) from marked)::int as marked,
+               (select count(*) from history_upd)::int as histories`;
 }
 
 /**

@@ -22,6 +22,7 @@ export type AdversaryKind =
   | "burst_accounts_100"
   | "burst_accounts_1000"
   | "aged_accounts"
+  | "aged_active_accounts"
   | "wash_trading"
   | "wash_trading_unlinked"
   | "paid_false_failures";
@@ -36,7 +37,11 @@ export const ADVERSARIES: Record<Exclude<AdversaryKind, "none">, { description: 
   burst_accounts: { description: "the same burst from 10 fresh accounts (signed up the day before; 100 reports each)", listed: true },
   burst_accounts_100: { description: "the same burst from 100 fresh accounts (20 reports each)", listed: true },
   burst_accounts_1000: { description: "the same burst from 1,000 fresh accounts (2 reports each)", listed: true },
-  aged_accounts: { description: "the 10-account burst from accounts signed up 30 days before (past the new-account discount)", listed: false },
+  aged_accounts: { description: "the 10-account burst from accounts signed up 30 days before and idle since (past the new-account age, no history)", listed: false },
+  aged_active_accounts: {
+    description: "the same from accounts signed up 30 days before that reported on 3 earlier days (past both the age and the history rule)",
+    listed: false,
+  },
   wash_trading: {
     description: "B2's provider pays B2 from 50 wallets funded from its own (linked to it), one successful fast call per wallet an hour, all week",
     listed: true,
@@ -48,12 +53,13 @@ export const ADVERSARIES: Record<Exclude<AdversaryKind, "none">, { description: 
   },
 };
 
-/** Fresh-account bursts: how many accounts, and how old they are at the burst. */
-const BURST_ACCOUNT_KINDS: Partial<Record<AdversaryKind, { accounts: number; ageDays: number }>> = {
-  burst_accounts: { accounts: 10, ageDays: 1 },
-  burst_accounts_100: { accounts: 100, ageDays: 1 },
-  burst_accounts_1000: { accounts: 1_000, ageDays: 1 },
-  aged_accounts: { accounts: 10, ageDays: 30 },
+/** Account bursts: how many accounts, how old they are at the burst, and on how many days they had reported before (users.report_days). */
+const BURST_ACCOUNT_KINDS: Partial<Record<AdversaryKind, { accounts: number; ageDays: number; reportDays: number }>> = {
+  burst_accounts: { accounts: 10, ageDays: 1, reportDays: 0 },
+  burst_accounts_100: { accounts: 100, ageDays: 1, reportDays: 0 },
+  burst_accounts_1000: { accounts: 1_000, ageDays: 1, reportDays: 0 },
+  aged_accounts: { accounts: 10, ageDays: 30, reportDays: 0 },
+  aged_active_accounts: { accounts: 10, ageDays: 30, reportDays: 3 },
 };
 
 export type AttackReport = {
@@ -78,12 +84,12 @@ export const MAX_BURST_ACCOUNTS = 1_000;
 export function burstAt(days: number): number {
   return Math.floor(days / 2) * DAY + 10 * HOUR;
 }
-/** Accounts an adversary of this kind uses against this capability, with when they signed up (they must exist in the database). */
-export function adversaryAccounts(kind: AdversaryKind, capability: number, burstMs: number): Array<{ account: Account; createdAt: number }> {
+/** Accounts an adversary of this kind uses against this capability, with when they signed up and their history (they must exist in the database). */
+export function adversaryAccounts(kind: AdversaryKind, capability: number, burstMs: number): Array<{ account: Account; createdAt: number; reportDays: number }> {
   const k = BURST_ACCOUNT_KINDS[kind];
   if (!k) return [];
-  const of = kind === "aged_accounts" ? agedAccount : burstAccount;
-  return Array.from({ length: k.accounts }, (_, n) => ({ account: of(capability, n), createdAt: burstMs - k.ageDays * DAY }));
+  const of = kind === "aged_accounts" || kind === "aged_active_accounts" ? agedAccount : burstAccount;
+  return Array.from({ length: k.accounts }, (_, n) => ({ account: of(capability, n), createdAt: burstMs - k.ageDays * DAY, reportDays: k.reportDays }));
 }
 
 export function targetsOf(network: Network, truth: TruthBook): Targets[] {
@@ -138,7 +144,7 @@ function hourOfAttack(kind: AdversaryKind, network: Network, cap: TrueCapability
     }
   } else if (hour === burstHour) {
     const accounts = BURST_ACCOUNT_KINDS[kind]?.accounts ?? 0;
-    const of = kind === "aged_accounts" ? agedAccount : burstAccount;
+    const of = kind === "aged_accounts" || kind === "aged_active_accounts" ? agedAccount : burstAccount;
     const n = kind === "burst" ? 2_000 : Math.max(1_000, 2 * accounts);
     for (let i = 0; i < n; i++) {
       const principal = kind === "burst" ? address(4, r.int(0, 499)) : of(cap.index, i % accounts);

@@ -34,8 +34,12 @@ export type SimDiscovery = { id: string; at: number; capabilityId: string; princ
 
 export type LedgerSetup = {
   endpoints: Array<{ id: string; capabilityId: string; price: number; ownerUserId: string | null }>;
-  /** createdAt: when the account signed up (epoch ms); younger than WEIGHTS.newAccountDays, its unpaid reports weigh newAccountFactor as much. */
-  accounts: Array<{ apiKeyId: string; userId: string; createdAt: number }>;
+  /**
+   * createdAt: when the account signed up (epoch ms); younger than WEIGHTS.newAccountDays, its unpaid
+   * reports weigh newAccountFactor as much. reportDays: the UTC days on which its reports were counted
+   * before the simulation (users.report_days; under WEIGHTS.historyDays, the same discount).
+   */
+  accounts: Array<{ apiKeyId: string; userId: string; createdAt: number; reportDays: number }>;
 };
 
 export interface Ledger {
@@ -64,6 +68,8 @@ export class MemoryLedger implements Ledger {
   private ownersIn = new Map<string, Set<string>>();
   private keyOwners = new Map<string, string>();
   private createdAt = new Map<string, number>();
+  /** users.report_days and last_report_day (a UTC day number; -Infinity before the first). */
+  private history = new Map<string, { days: number; last: number }>();
   /** reporter_weights: uncapped weight per endpoint, hour and reporter, and capped weight per anonymous pool. */
   private totals = new Map<string, number>();
   private hourly = new Map<string, Map<number, HourRow>>();
@@ -79,6 +85,7 @@ export class MemoryLedger implements Ledger {
     for (const a of setup.accounts) {
       this.keyOwners.set(`key:${a.apiKeyId}`, a.userId);
       this.createdAt.set(a.userId, a.createdAt);
+      this.history.set(a.userId, { days: a.reportDays, last: -Infinity });
     }
   }
 
@@ -97,6 +104,19 @@ export class MemoryLedger implements Ledger {
     for (const r of batch) {
       // As the rollup marks figures for recomputing: only where some weight was counted.
       if (this.countOne(r) > 0) changed.add(r.endpointId);
+    }
+    // The accounts' history, as the rollup keeps it: new UTC days of this batch, after weighing it.
+    const days = new Map<string, Set<number>>();
+    for (const r of batch) {
+      if (r.principal?.kind !== "authenticated") continue;
+      const user = this.reporterOf(r.principal).userId!;
+      if (!days.has(user)) days.set(user, new Set());
+      days.get(user)!.add(Math.floor(r.at / 86_400_000));
+    }
+    for (const [user, set] of days) {
+      const h = this.history.get(user) ?? { days: 0, last: -Infinity };
+      const fresh = [...set].filter((d) => d > h.last);
+      if (fresh.length) this.history.set(user, { days: h.days + fresh.length, last: Math.max(...fresh) });
     }
     if (batch.length) this.forgetBefore(batch[batch.length - 1].at);
     return changed;
@@ -121,7 +141,7 @@ export class MemoryLedger implements Ledger {
     const hour = hourOf(r.at);
     // weighed: nothing for the provider's own account or a competitor's, nor for the provider's own
     // wallet; the paid weight for other verified payments; double when tied to the caller's discovery;
-    // an unpaid report from a young account at newAccountFactor.
+    // an unpaid report from a young account, or one with too short a history, at newAccountFactor.
     let w: number;
     if (sender.userId !== null && this.owners.get(r.endpointId) === sender.userId) w = WEIGHTS.ownProvider;
     else if (sender.userId !== null && this.ownersIn.get(this.capabilityOf.get(r.endpointId)!)?.has(sender.userId)) w = WEIGHTS.competitor;
@@ -130,7 +150,8 @@ export class MemoryLedger implements Ledger {
       const base = paid ? WEIGHTS.paid : sender.baseWeight;
       w = base !== 0 && this.tiedToDiscovery(r, sender) ? base * WEIGHTS.discoveryBonus : base;
       const created = sender.userId !== null ? this.createdAt.get(sender.userId) : undefined;
-      if (!paid && created !== undefined && created > r.at - WEIGHTS.newAccountDays * 86_400_000) w *= WEIGHTS.newAccountFactor;
+      const history = sender.userId !== null ? (this.history.get(sender.userId)?.days ?? 0) : undefined;
+      if (!paid && created !== undefined && (created > r.at - WEIGHTS.newAccountDays * 86_400_000 || history! < WEIGHTS.historyDays)) w *= WEIGHTS.newAccountFactor;
     }
     // capped: as far as the reporter's uncapped total for the endpoint-hour leaves room.
     let cw = w;

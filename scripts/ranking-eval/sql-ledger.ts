@@ -27,9 +27,10 @@ async function insertSetup(db: Db, setup: LedgerSetup): Promise<void> {
     select x.id, split_part(x.id, '.', 1), x.title from jsonb_to_recordset(${JSON.stringify(caps.filter((c) => used.has(c.id)))}::jsonb) as x(id text, title text)
     on conflict do nothing`);
   const users = new Map(setup.accounts.map((a) => [a.userId, a]));
-  // Each account signed up when the simulation says (the new-account discount reads users.created_at).
-  await db.execute(sql`insert into users (id, email, created_at)
-    select x.id, 'sim-' || x.id || '@example.com', x.at from jsonb_to_recordset(${JSON.stringify([...users.values()].map((a) => ({ id: a.userId, at: iso(a.createdAt) })))}::jsonb) as x(id text, at timestamptz)`);
+  // Each account signed up when the simulation says, with its history (the new-account discount reads users.created_at and report_days).
+  await db.execute(sql`insert into users (id, email, created_at, report_days)
+    select x.id, 'sim-' || x.id || '@example.com', x.at, x.days
+    from jsonb_to_recordset(${JSON.stringify([...users.values()].map((a) => ({ id: a.userId, at: iso(a.createdAt), days: a.reportDays })))}::jsonb) as x(id text, at timestamptz, days int)`);
   await db.execute(sql`insert into api_keys (id, user_id, prefix, hash)
     select x.id::uuid, x.user_id, 'cdx_sim', md5(x.id) || md5(x.user_id)
     from jsonb_to_recordset(${JSON.stringify(setup.accounts.map((a) => ({ id: a.apiKeyId, user_id: a.userId })))}::jsonb) as x(id text, user_id text)`);

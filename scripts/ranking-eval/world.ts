@@ -47,7 +47,7 @@ export type WorldResult = {
 const STEP = 60_000;
 
 export function ledgerSetup(network: Network, adversary: AdversaryKind = "none"): LedgerSetup {
-  // Honest callers' and providers' accounts are established (a year old); an adversary's sign up when it says.
+  // Honest callers' and providers' accounts are established (a year old, reporting for as long); an adversary's sign up when it says.
   const established = network.startMs - 365 * DAY;
   const burstMs = network.startMs + burstAt(Math.round((network.endMs - network.startMs) / DAY));
   return {
@@ -55,12 +55,12 @@ export function ledgerSetup(network: Network, adversary: AdversaryKind = "none")
       cap.endpoints.map((e) => ({ id: e.id, capabilityId: cap.id, price: e.price, ownerUserId: ownerOf(cap.index, e.index).userId })),
     ),
     accounts: [
-      ...honestAccounts.map((account) => ({ account, createdAt: established })),
+      ...honestAccounts.map((account) => ({ account, createdAt: established, reportDays: 365 })),
       ...network.capabilities.flatMap((cap) => [
-        ...cap.endpoints.map((e) => ({ account: ownerOf(cap.index, e.index), createdAt: established })),
+        ...cap.endpoints.map((e) => ({ account: ownerOf(cap.index, e.index), createdAt: established, reportDays: 365 })),
         ...adversaryAccounts(adversary, cap.index, burstMs),
       ]),
-    ].map(({ account, createdAt }) => ({ apiKeyId: account.apiKeyId, userId: account.userId, createdAt })),
+    ].map(({ account, createdAt, reportDays }) => ({ apiKeyId: account.apiKeyId, userId: account.userId, createdAt, reportDays })),
   };
 }
 

@@ -35,12 +35,17 @@ export async function addEndpoint(
 
 /**
  * A user with one API key, and the principal a request with that key resolves to (`secret`: the key
- * itself). The account is `ageDays` old (default 30: past the new-account discount of lib/outcomes/weights.ts).
+ * itself). The account is `ageDays` old (default 30) and has reported on `reportDays` earlier days
+ * (default 30): past the new-account discount of lib/outcomes/weights.ts.
  */
-export async function addAccount(db: Db, n: number | string, opts: { ageDays?: number } = {}): Promise<Principal & { kind: "authenticated"; secret: string }> {
+export async function addAccount(
+  db: Db,
+  n: number | string,
+  opts: { ageDays?: number; reportDays?: number } = {},
+): Promise<Principal & { kind: "authenticated"; secret: string }> {
   const userId = randomUUID();
   const createdAt = new Date(Date.now() - (opts.ageDays ?? 30) * 86_400_000);
-  await db.insert(users).values({ id: userId, email: `caller${n}-${userId.slice(0, 6)}@example.com`, createdAt });
+  await db.insert(users).values({ id: userId, email: `caller${n}-${userId.slice(0, 6)}@example.com`, createdAt, reportDays: opts.reportDays ?? 30 });
   const apiKeyId = randomUUID();
   const key = `cdx_${randomUUID().replace(/-/g, "")}`;
   await db.insert(apiKeys).values({

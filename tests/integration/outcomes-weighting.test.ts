@@ -297,4 +297,33 @@ describe("accounts together, and new accounts", () => {
     expect(await rollupOf(t.db, ep)).toMatchObject({ reports: 2, w_success: 0, w_total: WEIGHTS.authenticated });
     expect(WEIGHTS).toMatchObject({ newAccountFactor: 0, newAccountDays: 7 });
   });
+
+  it("weighs an aged account without historyDays days of reports at newAccountFactor; each UTC day with a counted report adds one", async () => {
+    const ep = await addEndpoint(t.db);
+    const idle = await addAccount(t.db, "idle", { ageDays: 30, reportDays: 0 });
+    const historyOf = async () =>
+      (await queryRows<{ days: number; last: string | null }>(t.db, sql`select report_days as days, last_report_day::text as last from users where id = ${idle.userId}`))[0];
+    // Reports sent on three earlier days (two on the first), counted in one batch: the batch is
+    // weighed with the history before it (none), then the history has three days.
+    for (const daysAgo of [3, 3, 2, 1]) {
+      const r = await recordOutcome(t.db, report(ep, true), idle);
+      await t.db.execute(sql`update outcome_reports set created_at = now() - ${daysAgo} * interval '1 day' where id = ${r.report_id}::uuid`);
+    }
+    await rollUpAll(t.db);
+    expect(await rollupOf(t.db, ep)).toMatchObject({ reports: 4, w_success: 0, w_total: 0 });
+    expect(await historyOf()).toMatchObject({ days: WEIGHTS.historyDays });
+    // Now it weighs as an account; today is one more day, counted once however many reports it has.
+    await recordOutcome(t.db, report(ep, false), idle);
+    await recordOutcome(t.db, report(ep, false), idle);
+    await rollUpAll(t.db);
+    expect(await rollupOf(t.db, ep)).toMatchObject({ reports: 6, w_success: 0, w_total: 2 * WEIGHTS.authenticated });
+    const [{ today }] = await queryRows<{ today: string }>(t.db, sql`select (now() at time zone 'UTC')::date::text as today`);
+    expect(await historyOf()).toEqual({ days: WEIGHTS.historyDays + 1, last: today });
+    // A report dated before the last day recorded (late, out of order) adds no day.
+    const late = await recordOutcome(t.db, report(ep, true), idle);
+    await t.db.execute(sql`update outcome_reports set created_at = now() - interval '5 days' where id = ${late.report_id}::uuid`);
+    await rollUpAll(t.db);
+    expect(await historyOf()).toEqual({ days: WEIGHTS.historyDays + 1, last: today });
+    expect(WEIGHTS.historyDays).toBe(3);
+  });
 });
