@@ -11,7 +11,7 @@ import type postgres from "postgres";
 import type { Address, Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { startAnvil, testUsdcArtifact, type LocalChain } from "../../tests/helpers/chain/anvil";
-import { payAndCall, startPaidServer, type PaidAnswer, type PaidServer } from "../../tests/helpers/chain/x402-paid";
+import { paidResourceCall, payAndCall, startPaidServer, type PaidAnswer, type PaidServer } from "../../tests/helpers/chain/x402-paid";
 
 /** 0.01 test USDC (6 decimals) per call. */
 export const PRICE = 10_000n;
@@ -20,7 +20,6 @@ export const BUDGET_USD = "0.035";
 export const BUDGET_CALLS = 3;
 const ANSWERS: PaidAnswer[] = ["honest", "honest", "honest", "garbage"];
 const CAPABILITY = "weather.forecast";
-const OUTPUT_SCHEMA = { type: "object", properties: { temperature_c: { type: "number" } }, required: ["temperature_c"] };
 
 export type Seller = { id: string; answer: PaidAnswer; payTo: PrivateKeyAccount; server: PaidServer };
 
@@ -89,13 +88,7 @@ export class PaidWorld {
       const facilitator = await this.chain.account();
       const server = await startPaidServer(this.chain, { token: this.token, payTo: payTo.address, amount: String(PRICE), facilitator, answer });
       const id = randomUUID();
-      const call = {
-        source: "submitted",
-        method: "GET",
-        input: { kind: "query", example: { city: "Oslo" } },
-        output: { type: "json", schema: OUTPUT_SCHEMA },
-        updated_at: new Date().toISOString(),
-      };
+      const call = paidResourceCall();
       await db`insert into endpoints (id, capability_id, provider_id, url, host, domain, price_per_call, network, networks, check_state, status, call)
         values (${id}, ${CAPABILITY}, ${providerId}, ${server.url}, '127.0.0.1', '127.0.0.1', 0.01, 'base-sepolia', '{base-sepolia}', 'unverified', 'listed', ${db.json(call as never)})`;
       this.sellers.push({ id, answer, payTo, server });

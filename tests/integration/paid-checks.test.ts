@@ -13,7 +13,7 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { createTestDb, type TestDb } from "../helpers/db";
 import { call } from "../helpers/http";
 import { startAnvil, testUsdcArtifact, type LocalChain } from "../helpers/chain/anvil";
-import { startPaidServer, type PaidAnswer, type PaidServer } from "../helpers/chain/x402-paid";
+import { paidResourceCall, startPaidServer, type PaidAnswer, type PaidServer } from "../helpers/chain/x402-paid";
 import { openDb, queryRows, type Db, type DbHandle } from "@/lib/db/client";
 import { invalidateCandidates } from "@/lib/discovery";
 import { reloadDiscoverySettings } from "@/lib/discovery/settings";
@@ -39,7 +39,6 @@ let key: Hex;
 let wallet: PrivateKeyAccount;
 const servers: PaidServer[] = [];
 
-const OUTPUT_SCHEMA = { type: "object", properties: { temperature_c: { type: "number" } }, required: ["temperature_c"] };
 
 async function balanceOf(address: Address): Promise<bigint> {
   return (await chain.publicClient.readContract({ address: token, abi: testUsdcArtifact().abi, functionName: "balanceOf", args: [address] })) as bigint;
@@ -61,15 +60,8 @@ async function seller(db: Db, answer: PaidAnswer, price = 0.01): Promise<Seller>
   const server = await startPaidServer(chain, { token, payTo: payTo.address, amount: PRICE, facilitator, answer });
   servers.push(server);
   const id = await addEndpoint(db, { capabilityId: CAPABILITY, price });
-  const callValue = {
-    source: "submitted",
-    method: "GET",
-    input: { kind: "query", example: { city: "Oslo" } },
-    output: { type: "json", schema: OUTPUT_SCHEMA },
-    updated_at: new Date().toISOString(),
-  };
   await db.execute(sql`update endpoints set url = ${server.url}, network = 'base-sepolia', networks = '{base-sepolia}',
-    call = ${JSON.stringify(callValue)}::jsonb where id = ${id}::uuid`);
+    call = ${JSON.stringify(paidResourceCall())}::jsonb where id = ${id}::uuid`);
   return { id, payTo, server };
 }
 

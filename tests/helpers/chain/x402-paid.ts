@@ -20,6 +20,20 @@ export const NETWORK = `eip155:${CHAIN_ID}` as const;
 
 export type PaidServer = { url: string; close(): Promise<void> };
 
+/** What an honest GET /paid answers: JSON with a temperature. */
+export const PAID_OUTPUT_SCHEMA = { type: "object", properties: { temperature_c: { type: "number" } }, required: ["temperature_c"] };
+
+/** The `call` of an endpoint listing GET /paid, as a provider would declare it (lib/schemas/call.ts). */
+export function paidResourceCall() {
+  return {
+    source: "submitted",
+    method: "GET",
+    input: { kind: "query", example: { city: "Oslo" } },
+    output: { type: "json", schema: PAID_OUTPUT_SCHEMA },
+    updated_at: new Date().toISOString(),
+  };
+}
+
 /**
  * What the resource does once paid: `honest` answers its JSON; `garbage` takes the payment and
  * answers JSON of another shape; `fail_after_settling` lets the payment settle, then answers 500
