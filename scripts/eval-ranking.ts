@@ -8,22 +8,24 @@
 import { writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { checkTargets, formatReport } from "./ranking-eval/report";
-import type { AdversaryKind } from "./ranking-eval/adversary";
+import { ADVERSARIES, type AdversaryKind } from "./ranking-eval/adversary";
 import { FULL, runEvaluation, type EvalConfig } from "./ranking-eval/run";
 
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const chosen = option("--adversaries")?.split(",") as Array<Exclude<AdversaryKind, "none">> | undefined;
+const unknown = chosen?.filter((k) => !(k in ADVERSARIES)) ?? [];
+if (unknown.length) {
+  console.error(`unknown adversaries: ${unknown.join(", ")} (known: ${Object.keys(ADVERSARIES).join(", ")})`);
+  process.exit(2);
+}
 
 const config: EvalConfig = {
   seeds: option("--seeds")?.split(",").map(Number) ?? FULL.seeds,
   capabilities: Number(option("--capabilities") ?? FULL.capabilities),
   days: Number(option("--days") ?? FULL.days),
   callsPerHour: Number(option("--calls") ?? FULL.callsPerHour),
-  adversaries: args.includes("--no-adversaries")
-    ? false
-    : option("--adversaries")
-      ? (option("--adversaries")!.split(",") as Array<Exclude<AdversaryKind, "none">>)
-      : true,
+  adversaries: args.includes("--no-adversaries") ? false : (chosen ?? true),
   adversarySeeds: option("--adversary-seeds") === "all" ? undefined : Number(option("--adversary-seeds") ?? FULL.adversarySeeds),
   ledger: option("--ledger") === "sql" ? "sql" : "memory",
 };

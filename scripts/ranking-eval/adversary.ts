@@ -79,6 +79,8 @@ export type Targets = { b1: number; b2: number };
 export const ownerOf = (capability: number, endpoint: number): Account => account(2, capability * 8 + endpoint);
 const burstAccount = (capability: number, n: number): Account => account(4, capability * 1_000 + n);
 const agedAccount = (capability: number, n: number): Account => account(5, capability * 16 + n);
+/** The accounts a burst adversary reports from: aged ones (signed up a month ahead) or fresh ones. */
+const burstAccountOf = (kind: AdversaryKind) => (kind === "aged_accounts" || kind === "aged_active_accounts" ? agedAccount : burstAccount);
 export const MAX_BURST_ACCOUNTS = 1_000;
 /** The burst's hour from the start: 10:00 on the middle day (day 3, the fourth, of a week). */
 export function burstAt(days: number): number {
@@ -88,7 +90,7 @@ export function burstAt(days: number): number {
 export function adversaryAccounts(kind: AdversaryKind, capability: number, burstMs: number): Array<{ account: Account; createdAt: number; reportDays: number }> {
   const k = BURST_ACCOUNT_KINDS[kind];
   if (!k) return [];
-  const of = kind === "aged_accounts" || kind === "aged_active_accounts" ? agedAccount : burstAccount;
+  const of = burstAccountOf(kind);
   return Array.from({ length: k.accounts }, (_, n) => ({ account: of(capability, n), createdAt: burstMs - k.ageDays * DAY, reportDays: k.reportDays }));
 }
 
@@ -144,7 +146,7 @@ function hourOfAttack(kind: AdversaryKind, network: Network, cap: TrueCapability
     }
   } else if (hour === burstHour) {
     const accounts = BURST_ACCOUNT_KINDS[kind]?.accounts ?? 0;
-    const of = kind === "aged_accounts" || kind === "aged_active_accounts" ? agedAccount : burstAccount;
+    const of = burstAccountOf(kind);
     const n = kind === "burst" ? 2_000 : Math.max(1_000, 2 * accounts);
     for (let i = 0; i < n; i++) {
       const principal = kind === "burst" ? address(4, r.int(0, 499)) : of(cap.index, i % accounts);

@@ -67,9 +67,8 @@ export class MemoryLedger implements Ledger {
   private capabilityOf = new Map<string, string>();
   private ownersIn = new Map<string, Set<string>>();
   private keyOwners = new Map<string, string>();
-  private createdAt = new Map<string, number>();
-  /** users.report_days and last_report_day (a UTC day number; -Infinity before the first). */
-  private history = new Map<string, { days: number; last: number }>();
+  /** The users rows of the accounts: created_at, report_days and last_report_day (a UTC day number; -Infinity before the first). */
+  private accounts = new Map<string, { createdAt: number; reportDays: number; lastDay: number }>();
   /** reporter_weights: uncapped weight per endpoint, hour and reporter, and capped weight per anonymous pool. */
   private totals = new Map<string, number>();
   private hourly = new Map<string, Map<number, HourRow>>();
@@ -84,8 +83,7 @@ export class MemoryLedger implements Ledger {
     }
     for (const a of setup.accounts) {
       this.keyOwners.set(`key:${a.apiKeyId}`, a.userId);
-      this.createdAt.set(a.userId, a.createdAt);
-      this.history.set(a.userId, { days: a.reportDays, last: -Infinity });
+      this.accounts.set(a.userId, { createdAt: a.createdAt, reportDays: a.reportDays, lastDay: -Infinity });
     }
   }
 
@@ -105,18 +103,18 @@ export class MemoryLedger implements Ledger {
       // As the rollup marks figures for recomputing: only where some weight was counted.
       if (this.countOne(r) > 0) changed.add(r.endpointId);
     }
-    // The accounts' history, as the rollup keeps it: new UTC days of this batch, after weighing it.
+    // The accounts' history, as the rollup keeps it: the batch's new UTC days, after weighing it.
     const days = new Map<string, Set<number>>();
     for (const r of batch) {
       if (r.principal?.kind !== "authenticated") continue;
-      const user = this.reporterOf(r.principal).userId!;
-      if (!days.has(user)) days.set(user, new Set());
-      days.get(user)!.add(Math.floor(r.at / 86_400_000));
+      const account = this.accounts.get(r.principal.userId);
+      const day = Math.floor(r.at / 86_400_000);
+      if (account && day > account.lastDay) days.set(r.principal.userId, (days.get(r.principal.userId) ?? new Set()).add(day));
     }
-    for (const [user, set] of days) {
-      const h = this.history.get(user) ?? { days: 0, last: -Infinity };
-      const fresh = [...set].filter((d) => d > h.last);
-      if (fresh.length) this.history.set(user, { days: h.days + fresh.length, last: Math.max(...fresh) });
+    for (const [userId, set] of days) {
+      const account = this.accounts.get(userId)!;
+      account.reportDays += set.size;
+      account.lastDay = Math.max(...set);
     }
     if (batch.length) this.forgetBefore(batch[batch.length - 1].at);
     return changed;
@@ -149,9 +147,9 @@ export class MemoryLedger implements Ledger {
     else {
       const base = paid ? WEIGHTS.paid : sender.baseWeight;
       w = base !== 0 && this.tiedToDiscovery(r, sender) ? base * WEIGHTS.discoveryBonus : base;
-      const created = sender.userId !== null ? this.createdAt.get(sender.userId) : undefined;
-      const history = sender.userId !== null ? (this.history.get(sender.userId)?.days ?? 0) : undefined;
-      if (!paid && created !== undefined && (created > r.at - WEIGHTS.newAccountDays * 86_400_000 || history! < WEIGHTS.historyDays)) w *= WEIGHTS.newAccountFactor;
+      const account = sender.userId !== null ? this.accounts.get(sender.userId) : undefined;
+      const young = account && (account.createdAt > r.at - WEIGHTS.newAccountDays * 86_400_000 || account.reportDays < WEIGHTS.historyDays);
+      if (!paid && young) w *= WEIGHTS.newAccountFactor;
     }
     // capped: as far as the reporter's uncapped total for the endpoint-hour leaves room.
     let cw = w;
