@@ -22,6 +22,14 @@ export type NeedResolution = IntentResolution & {
 /** Below this confidence the service answers 404 intent_unresolved. */
 export const INTENT_CONFIDENCE_FLOOR = 0.35;
 
+/**
+ * A capability answered by a run-time class (learnt from its registry texts alone, ./intent/extension.ts)
+ * is the answer only at this confidence: learnt from a few dozen short texts, such a class is surer
+ * of itself than the shipped classes are at the same evidence, and below it took needs that nothing
+ * serves (measured on the held-out capabilities' dev splits, docs/intents.md). It stays a candidate.
+ */
+export const RUNTIME_CLASS_FLOOR = 0.55;
+
 export type IntentIndex = {
   readonly ids: readonly string[];
   readonly lexical: LexicalIndex;
@@ -34,6 +42,8 @@ export type IntentIndex = {
   readonly extensionOf: Int32Array;
   /** Registry capabilities that neither the model nor the extension knows, resolved by the lexical index alone. */
   readonly unknown: ReadonlySet<string>;
+  /** Registry capabilities answered by a run-time class (they need RUNTIME_CLASS_FLOOR to be the answer). */
+  readonly runtime: ReadonlySet<string>;
 };
 
 /** `model`: the trained model to use; by default data/intent-model.json, `null` for the lexical index alone. */
@@ -45,7 +55,8 @@ export function buildIntentIndex(docs: IntentDoc[], model: IntentModel | null = 
   const extensionOf = new Int32Array(ids.length).fill(-1);
   extension?.docs.forEach((doc, u) => (extensionOf[doc] = u));
   const unknown = new Set(ids.filter((_, i) => classOf[i] < 0 && extensionOf[i] < 0));
-  return { ids, lexical: buildIndex(docs), model, classOf, extension, extensionOf, unknown };
+  const runtime = new Set(ids.filter((_, i) => extensionOf[i] >= 0));
+  return { ids, lexical: buildIndex(docs), model, classOf, extension, extensionOf, unknown, runtime };
 }
 
 const round3 = (x: number): number => Math.round(Math.min(1, Math.max(0, x)) * 1000) / 1000;
@@ -157,7 +168,8 @@ function readText(index: IntentIndex, text: string, capShort = false): IntentRes
   if (capShort && top.length && top[0].confidence < SHORT_SURE && top[0].confidence > SHORT_CAP && contentSize(text) <= 2) {
     top = [{ ...top[0], confidence: SHORT_CAP }, ...top.slice(1)];
   }
-  const best = top.length && top[0].confidence >= INTENT_CONFIDENCE_FLOOR && harm < HARM_FLOOR ? top[0] : null;
+  const floor = top.length && index.runtime.has(top[0].capability_id) ? RUNTIME_CLASS_FLOOR : INTENT_CONFIDENCE_FLOOR;
+  const best = top.length && top[0].confidence >= floor && harm < HARM_FLOOR ? top[0] : null;
   return best ? { best, candidates: top.slice(1, 4), harm } : { best: null, candidates: top.slice(0, 3), harm };
 }
 

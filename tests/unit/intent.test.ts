@@ -8,6 +8,7 @@ import {
   resolveIntent,
   resolveNeed,
   INTENT_CONFIDENCE_FLOOR,
+  RUNTIME_CLASS_FLOOR,
   type IntentDoc,
   type IntentResolution,
 } from "@/lib/discovery/intent";
@@ -206,8 +207,19 @@ describe("resolveIntent", () => {
       .map((l) => JSON.parse(l) as BlindCase)
       .filter((c) => c.expected.some((e) => renamed.has(e)));
     expect(blind.length).toBeGreaterThanOrEqual(50);
-    const right = blind.filter((c) => c.expected.map((e) => renamed.get(e) ?? e).includes(resolveIntent(fresh, c.intent).best?.capability_id ?? "")).length;
-    expect(right / blind.length).toBeGreaterThanOrEqual(0.75);
+    const answers = blind.map((c) => ({ c, best: resolveIntent(fresh, c.intent).best }));
+    const right = answers.filter(({ c, best }) => c.expected.map((e) => renamed.get(e) ?? e).includes(best?.capability_id ?? "")).length;
+    expect(right / blind.length).toBeGreaterThanOrEqual(0.8); // 48 of 57 (84%) on 2026-12-03; 0.75 before the context sentences
+    // A run-time class is the answer only at its own floor; below it, it stays a candidate.
+    const newIds = new Set(renamed.values());
+    for (const { best } of answers) if (best && newIds.has(best.capability_id)) expect(best.confidence).toBeGreaterThanOrEqual(RUNTIME_CLASS_FLOOR);
+    // Needs that nothing serves are rarely taken by a new class (5 of 200 on 2026-12-03).
+    const unservable = readFileSync(path.join(root, "tests/eval/intents-blind.jsonl"), "utf8")
+      .split("\n")
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as BlindCase)
+      .filter((c) => c.expected.length === 0);
+    expect(unservable.filter((c) => newIds.has(resolveIntent(fresh, c.intent).best?.capability_id ?? "")).length).toBeLessThanOrEqual(8);
     // Needs for the capabilities it knows keep their answers.
     expect(resolveIntent(fresh, "will it rain in Oslo tomorrow").best?.capability_id).toBe(best("will it rain in Oslo tomorrow"));
   });
