@@ -82,6 +82,8 @@ const agedAccount = (capability: number, n: number): Account => account(5, capab
 /** The accounts a burst adversary reports from: aged ones (signed up a month ahead) or fresh ones. */
 const burstAccountOf = (kind: AdversaryKind) => (kind === "aged_accounts" || kind === "aged_active_accounts" ? agedAccount : burstAccount);
 export const MAX_BURST_ACCOUNTS = 1_000;
+/** The adversaries whose attack is one hour's burst (the rest report all week). */
+export const isBurst = (kind: AdversaryKind) => kind === "burst" || BURST_ACCOUNT_KINDS[kind] !== undefined;
 /** The burst's hour from the start: 10:00 on the middle day (day 3, the fourth, of a week). */
 export function burstAt(days: number): number {
   return Math.floor(days / 2) * DAY + 10 * HOUR;

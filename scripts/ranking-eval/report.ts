@@ -118,15 +118,16 @@ export function formatReport(r: EvalResult): string {
       "",
       "**Adversaries**, each in its own run against every capability, compared hour by hour with the same run without it (first place per capability and preset):",
       "",
-      "| adversary | pairs moved in any hour | in >= 10% of hours | hours differing | capabilities moved | paid reports | spent (USD) | USD per capability moved |",
-      "|---|---|---|---|---|---|---|---|",
+      "| adversary | pairs moved in any hour | in >= 10% of hours | hours differing | capabilities moved | moved hours onto a near tie | utility lost per moved hour | paid reports | spent (USD) | USD per capability moved |",
+      "|---|---|---|---|---|---|---|---|---|---|",
     );
     for (const a of r.attacks) {
       const per = a.capabilitiesMoved ? `${usd(a.attackUsd / a.capabilitiesMoved)}` : "moved nothing";
       out.push(
-        `| ${a.adversary}${a.listed ? "" : " (beyond the issues' lists)"}: ${a.description} | ${a.pairsMovedOnce} of ${a.pairs} | ${a.pairsMoved10} | ${pct(a.differing / a.samples, 2)} | ${a.capabilitiesMoved} | ${a.paidReports.toLocaleString("en")} | ${usd(a.attackUsd)} | ${per} |`,
+        `| ${a.adversary}${a.listed ? "" : " (beyond the issues' lists)"}: ${a.description} | ${a.pairsMovedOnce} of ${a.pairs} | ${a.pairsMoved10} | ${pct(a.differing / a.samples, 2)} | ${a.capabilitiesMoved} | ${a.differing ? pct(a.movedToNearTie / a.differing, 1) : "-"} | ${a.differing ? (a.utilityLost / a.differing).toFixed(4) : "-"} | ${a.paidReports.toLocaleString("en")} | ${usd(a.attackUsd)} | ${per} |`,
       );
     }
+    out.push("", `"Near tie": the attacked run's top is within ${NEAR} of the clean run's top in the preset's true utility, a difference that no sample of 2,000 reports tells apart; "utility lost" is the mean true utility the moved hours' tops gave up against the clean run's (the ranking's score, from 0 to 1).`);
     const paid = r.attacks[0];
     out.push("", `Honest reports with verified payment in the clean run the adversaries are compared with: ${paid.honestPaidReports.toLocaleString("en")} (of ${r.worlds.find((w) => w.policy === "capdex" && w.adversary === "none")?.counts.honestReports.toLocaleString("en")} honest reports).`);
   }

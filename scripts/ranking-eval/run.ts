@@ -1,9 +1,9 @@
 // A whole evaluation: for each seed, the network under Capdex's ranking, under the two baselines
 // and under Capdex's ranking with each adversary, then the figures across seeds and the targets.
 import type { RankingPreset } from "@/lib/schemas/discover";
-import { ADVERSARIES, burstAt, type AdversaryKind } from "./adversary";
+import { ADVERSARIES, burstAt, isBurst, type AdversaryKind } from "./adversary";
 import type { Policy } from "./agents";
-import { CHECKPOINTS, hitsByPreset, sumHits, type AgentTally, type Hits, type OutageRecord } from "./metrics";
+import { CHECKPOINTS, hitsByPreset, NEAR, sumHits, type AgentTally, type Hits, type OutageRecord } from "./metrics";
 import { openDb } from "@/lib/db/client";
 import { ceilingOf, LONG_CHECKPOINTS } from "./ceiling";
 import type { Ledger, LedgerSetup } from "./ledger";
@@ -59,6 +59,13 @@ export type AttackFigures = {
   paidReports: number;
   /** The clean run's honest reports with verified payment, and their value (USD), over the attack's hours. */
   honestPaidReports: number;
+  /**
+   * What the moves cost agents: over the (capability, preset, hour) samples whose top differs, the
+   * preset's true utility of the clean run's top minus the attacked run's (summed), and how many of
+   * those samples put an endpoint within NEAR of the clean top's utility on top (a near tie).
+   */
+  utilityLost: number;
+  movedToNearTie: number;
 };
 export type EvalResult = {
   config: EvalConfig;
@@ -97,7 +104,10 @@ function addWorld(into: PolicyFigures, w: WorldResult): void {
   into.outages.push(...w.metrics.outages);
 }
 
-export function compareTops(into: AttackFigures, clean: WorldResult, attacked: WorldResult, fromHour: number): void {
+/** The true utility of endpoint `top` of capability `c` for preset index `p` in hour `h` of the run. */
+export type UtilityAt = (c: number, p: number, h: number, top: number) => number;
+
+export function compareTops(into: AttackFigures, clean: WorldResult, attacked: WorldResult, fromHour: number, utility?: UtilityAt): void {
   into.attackUsd += attacked.counts.attackUsd;
   into.paidReports += attacked.counts.paidAttackReports;
   into.honestPaidReports += clean.counts.paidHonestReports;
@@ -108,7 +118,14 @@ export function compareTops(into: AttackFigures, clean: WorldResult, attacked: W
       let n = 0;
       for (let h = fromHour; h < hours.length; h++) {
         n++;
-        if (hours[h] !== attacked.tops[c][p][h]) moved++;
+        const other = attacked.tops[c][p][h];
+        if (hours[h] === other) continue;
+        moved++;
+        if (utility && hours[h] >= 0 && other >= 0) {
+          const lost = utility(c, p, h, hours[h]) - utility(c, p, h, other);
+          into.utilityLost += lost;
+          if (lost <= NEAR) into.movedToNearTie++;
+        }
       }
       into.samples += n;
       into.differing += moved;
@@ -150,6 +167,8 @@ export async function runEvaluation(config: EvalConfig, log: (line: string) => v
     attackUsd: 0,
     paidReports: 0,
     honestPaidReports: 0,
+    utilityLost: 0,
+    movedToNearTie: 0,
   }));
   const worlds: EvalResult["worlds"] = [];
   const attackedSeeds = new Set(config.seeds.slice(0, config.adversarySeeds ?? config.seeds.length));
@@ -169,13 +188,17 @@ export async function runEvaluation(config: EvalConfig, log: (line: string) => v
   for (const seed of config.seeds) {
     const mine = results.filter((w) => w.config.seed === seed);
     const clean = mine.find((w) => w.config.policy === "capdex" && w.config.adversary === "none")!;
+    const network = generateNetwork(seed, config);
+    const truth = new TruthBook();
+    // As the world judges its hourly tops: the truth at the end of the hour.
+    const utility: UtilityAt = (c, p, h, top) => truth.at(network.capabilities[c], network.startMs + (h + 1) * HOUR).utility[PRESETS[p]][top];
     for (const w of mine) {
       worlds.push({ seed, policy: w.config.policy, adversary: w.config.adversary, ms: w.ms, counts: w.counts });
       if (w.config.adversary === "none") addWorld(policies[w.config.policy], w);
       const a = attacks.find((x) => x.adversary === w.config.adversary);
-      if (a) compareTops(a, clean, w, a.adversary.startsWith("burst") || a.adversary === "aged_accounts" ? burstAt(config.days) / HOUR : 0);
+      // A one-hour burst is compared from its hour on; the week-long attacks over the whole week.
+      if (a) compareTops(a, clean, w, isBurst(a.adversary) ? burstAt(config.days) / HOUR : 0, utility);
     }
-    const network = generateNetwork(seed, config);
     const c = ceilingOf(network, new TruthBook());
     const long = ceilingOf(network, new TruthBook(), LONG_CHECKPOINTS);
     for (const p of PRESETS) {
