@@ -11,7 +11,7 @@ import { queryRows } from "@/lib/db/client";
 import { heldEvidenceSql } from "@/lib/payments/recheck";
 import { refreshDueFigures } from "./figures";
 import { bucketSql } from "./histogram";
-import { ACCOUNTS_POOL_KEY, ANONYMOUS_POOL_KEY, CAPS, PAID_POOL_KEY, WEIGHTS, reporterSecret } from "./weights";
+import { ACCOUNT_FAILURES_KEY, ACCOUNT_SUCCESSES_KEY, ACCOUNTS_POOL_KEY, ANONYMOUS_POOL_KEY, CAPS, PAID_POOL_KEY, WEIGHTS, reporterSecret } from "./weights";
 
 const num = (n: number) => sql.raw(String(n));
 const ROLLUP_LOCK_ID = 0x43524f4c; // "CROL"
@@ -120,7 +120,7 @@ export function rollupStatement(limit: number): SQL {
         -- The same again for the allowance all reporters of one kind share in an endpoint-hour:
         -- anonymous addresses, unpaid accounts, paying wallets.
         counted as (
-          select x.endpoint_id, x.hour, x.success, x.latency_ms, case
+          select x.id, x.created_at, x.reporter_kind, x.endpoint_id, x.hour, x.success, x.latency_ms, case
               when x.reporter_kind not in ('probe', 'paid_check') and x.cw > 0
               then greatest(0, least(x.cw, ${poolCap(sql`x.reporter_kind`)} - ${runningTotal(poolKey(sql`x.reporter_kind`))} - (x.acum - x.cw)))
               else x.cw
@@ -128,6 +128,24 @@ export function rollupStatement(limit: number): SQL {
           from (select c.*, sum(case when c.reporter_kind not in ('probe', 'paid_check') then c.cw else 0 end)
                               over (partition by c.endpoint_id, c.hour, c.reporter_kind order by c.created_at, c.id) as acum
                 from capped c) x
+        ),
+        -- Unpaid accounts' failures count only as far as they outweigh the same accounts' successes
+        -- of the endpoint-hour (counted before them, in earlier batches or this one) by no more than
+        -- accountFailureExcess; both sides are tallied as counted above, before this limit.
+        limited as (
+          select x.endpoint_id, x.hour, x.success, x.latency_ms, case
+              when x.reporter_kind = 'authenticated' and not x.success and x.fw > 0
+              then greatest(0, least(x.fw, ${num(CAPS.accountFailureExcess)}
+                + ${runningTotal(sql`${ACCOUNT_SUCCESSES_KEY}`)} + x.scum
+                - ${runningTotal(sql`${ACCOUNT_FAILURES_KEY}`)} - (x.fcum - x.fw)))
+              else x.fw
+            end as fw
+          from (select c.*,
+                       sum(case when c.reporter_kind = 'authenticated' and c.success then c.fw else 0 end)
+                         over (partition by c.endpoint_id, c.hour order by c.created_at, c.id) as scum,
+                       sum(case when c.reporter_kind = 'authenticated' and not c.success then c.fw else 0 end)
+                         over (partition by c.endpoint_id, c.hour order by c.created_at, c.id) as fcum
+                from counted c) x
         ),
         -- Add the batch to the running totals (rows in key order).
         reporter_upd as (
@@ -141,6 +159,13 @@ export function rollupStatement(limit: number): SQL {
           insert into reporter_weights as rw (endpoint_id, hour, reporter_key, weight)
           select endpoint_id, hour, ${poolKey(sql`reporter_kind`)}, sum(cw) from capped
           where reporter_kind not in ('probe', 'paid_check') and cw > 0 group by 1, 2, 3 order by 1, 2, 3
+          on conflict (endpoint_id, hour, reporter_key) do update set weight = rw.weight + excluded.weight
+          returning 1
+        ),
+        account_upd as (
+          insert into reporter_weights as rw (endpoint_id, hour, reporter_key, weight)
+          select endpoint_id, hour, case when success then ${ACCOUNT_SUCCESSES_KEY} else ${ACCOUNT_FAILURES_KEY} end, sum(fw) from counted
+          where reporter_kind = 'authenticated' and fw > 0 group by 1, 2, 3 order by 1, 2, 3
           on conflict (endpoint_id, hour, reporter_key) do update set weight = rw.weight + excluded.weight
           returning 1
         ),
@@ -162,7 +187,7 @@ export function rollupStatement(limit: number): SQL {
         per_bucket as (
           select endpoint_id, hour, ${bucketSql(sql`latency_ms`)} as b, count(*) as n, count(*) filter (where success) as s,
                  sum(fw) as w, coalesce(sum(fw) filter (where success), 0) as ws
-          from counted group by 1, 2, 3
+          from limited group by 1, 2, 3
         ),
         agg as (
           select endpoint_id, hour, sum(n)::int as reports, sum(s)::int as successes, sum(ws) as ws, sum(w) as wt,
@@ -208,7 +233,8 @@ export function rollupStatement(limit: number): SQL {
         )
         select (select count(*) from batch)::int as n, (select count(*) from ins)::int as rollups,
                (select count(*) from net)::int as hours, (select count(*) from reporter_upd)::int as reporters,
-               (select count(*) from pool_upd)::int as pools, (select count(*) from marked)::int as marked,
+               (select count(*) from pool_upd)::int as pools, (select count(*) from account_upd)::int as account_totals,
+               (select count(*) from marked)::int as marked,
                (select count(*) from history_upd)::int as histories`;
 }
 

@@ -91,12 +91,26 @@ export const CAPS = {
    * their cap). Accounts cost a sign-in each: a per-account cap alone grows with their number.
    */
   authenticatedPerEndpoint: 256,
+  /**
+   * How far unpaid accounts' failures may outweigh their successes on one endpoint in one hour (2
+   * discovery-tied failures). *Attack: accounts with a history reporting a rival's calls as failed in
+   * a burst.* A log-scaled failure rate makes a few points of false failures decide between good
+   * endpoints, and the pool above is several hours of honest weight; the ranking evaluation measured
+   * that 10 such accounts changed first place in a third of the hours after their burst. Real faults
+   * keep their figures: failures up to as many as the hour's successes count in full (a 40% failure
+   * rate shows as 40%), an endpoint that fails every call still shows 0% success in that hour, and
+   * outages are what probes see first. Counted oldest first, against the hour's running totals.
+   */
+  accountFailureExcess: 16,
 } as const;
 
 /** reporter_weights keys of the allowances the reporters of one kind share in an endpoint-hour. */
 export const ANONYMOUS_POOL_KEY = "*anonymous";
 export const ACCOUNTS_POOL_KEY = "*accounts";
 export const PAID_POOL_KEY = "*paid";
+/** reporter_weights keys of unpaid accounts' counted successes and failures in an endpoint-hour (CAPS.accountFailureExcess). */
+export const ACCOUNT_SUCCESSES_KEY = "*account_successes";
+export const ACCOUNT_FAILURES_KEY = "*account_failures";
 
 /** "paid" is not stored: a report counts as paid when its payment evidence is verified (the rollup decides). */
 export type ReporterKind = "anonymous" | "authenticated" | "probe" | "paid_check";

@@ -6,7 +6,18 @@
 // runs a simulation through both and requires identical rollups.
 import type { Principal } from "@/lib/auth/principal";
 import { bucketOf } from "@/lib/outcomes/histogram";
-import { ACCOUNTS_POOL_KEY, ANONYMOUS_POOL_KEY, CAPS, PAID_POOL_KEY, WEIGHTS, anonymousReporterKey, reporterOf, type Reporter } from "@/lib/outcomes/weights";
+import {
+  ACCOUNT_FAILURES_KEY,
+  ACCOUNT_SUCCESSES_KEY,
+  ACCOUNTS_POOL_KEY,
+  ANONYMOUS_POOL_KEY,
+  CAPS,
+  PAID_POOL_KEY,
+  WEIGHTS,
+  anonymousReporterKey,
+  reporterOf,
+  type Reporter,
+} from "@/lib/outcomes/weights";
 
 /** An endpoint-hour of outcome_rollups; `hist` is latency_hist (bucket -> weight) as a Map, quicker to walk. */
 export type HourRow = { hour: number; reports: number; successes: number; wSuccess: number; wTotal: number; hist: Map<number, number> };
@@ -168,6 +179,14 @@ export class MemoryLedger implements Ledger {
       const used = this.totals.get(k) ?? 0;
       fw = Math.max(0, Math.min(cw, (kind === "anonymous" ? CAPS.anonymousPerEndpoint : kind === "paid" ? CAPS.paidPerEndpoint : CAPS.authenticatedPerEndpoint) - used));
       this.totals.set(k, used + cw);
+    }
+    // limited: unpaid accounts' failures, as far as they outweigh the same accounts' successes of the endpoint-hour by no more than accountFailureExcess.
+    if (kind === "authenticated" && fw > 0) {
+      const successes = this.totals.get(`${r.endpointId}|${hour}|${ACCOUNT_SUCCESSES_KEY}`) ?? 0;
+      const k = `${r.endpointId}|${hour}|${r.success ? ACCOUNT_SUCCESSES_KEY : ACCOUNT_FAILURES_KEY}`;
+      const used = this.totals.get(k) ?? 0;
+      this.totals.set(k, used + fw);
+      if (!r.success) fw = Math.max(0, Math.min(fw, CAPS.accountFailureExcess + successes - used));
     }
     const rows = this.rows(r.endpointId);
     let row = rows.get(hour);

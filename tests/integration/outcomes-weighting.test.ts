@@ -326,4 +326,38 @@ describe("accounts together, and new accounts", () => {
     expect(await historyOf()).toEqual({ days: WEIGHTS.historyDays + 1, last: today });
     expect(WEIGHTS.historyDays).toBe(3);
   });
+
+  it("lets unpaid accounts' failures outweigh their successes of an endpoint-hour by at most accountFailureExcess, oldest first, across batches", async () => {
+    expect(CAPS.accountFailureExcess).toBe(16);
+    const ep = await addEndpoint(t.db);
+    // A burst of failures with no successes in the hour: 6 of 4 each (24), of which 16 count.
+    const burst = await addAccount(t.db, "excess-a");
+    for (let i = 0; i < 6; i++) await recordOutcome(t.db, report(ep, false), burst);
+    await rollUpAll(t.db);
+    expect(await rollupOf(t.db, ep)).toMatchObject({ reports: 6, w_success: 0, w_total: 16 });
+    // Later in the hour, in one batch: 3 successes (12) from one account, then 4 failures (16) from
+    // another. Room left: 16 + 12 successes - 24 failures tallied before = 4, so one failure counts.
+    const good = await addAccount(t.db, "excess-b");
+    const other = await addAccount(t.db, "excess-c");
+    for (let i = 0; i < 3; i++) await recordOutcome(t.db, report(ep, true), good);
+    for (let i = 0; i < 4; i++) await recordOutcome(t.db, report(ep, false), other);
+    await rollUpAll(t.db);
+    expect(await rollupOf(t.db, ep)).toMatchObject({ reports: 13, successes: 3, w_success: 12, w_total: 12 + 16 + 4 });
+    // Probes are not limited: a failed probe counts its weight in full.
+    await recordProbeOutcome(t.db, { endpointId: ep, success: false, latencyMs: 10_000 });
+    await rollUpAll(t.db);
+    expect((await rollupOf(t.db, ep)).w_total).toBe(12 + 16 + 4 + WEIGHTS.probe);
+  });
+
+  it("counts unpaid accounts' failures in full while they do not outnumber the hour's successes by more than the excess", async () => {
+    const ep = await addEndpoint(t.db);
+    const good = await addAccount(t.db, "excess-d");
+    const bad = await addAccount(t.db, "excess-e");
+    // Half the calls failed: 8 successes and 8 failures of 4 each, all counted (a 50% rate shows as 50%).
+    for (let i = 0; i < 8; i++) await recordOutcome(t.db, report(ep, true), good);
+    for (let i = 0; i < 8; i++) await recordOutcome(t.db, report(ep, false), bad);
+    await rollUpAll(t.db);
+    expect(await rollupOf(t.db, ep)).toMatchObject({ reports: 16, w_success: 32, w_total: 64 });
+    expect((await getObservedFigures(t.db, [ep])).get(ep)!.success_rate_7d).toBeCloseTo(0.5, 5);
+  });
 });
