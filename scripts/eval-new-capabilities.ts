@@ -10,7 +10,8 @@
 // must not fire on needs nothing serves). --model-cache FILE keeps the model without the held-out
 // capabilities between runs (it is written on the first run and read on the next ones).
 //   npm run eval:new-capabilities [-- --every 10] [-- --sets blind,fresh,fresh2,people] [-- --retrain] [-- --model-cache /tmp/partial.v8]
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { deserialize, serialize } from "node:v8";
 import { buildIntentIndex, resolveNeed, type IntentDoc } from "../lib/discovery/intent";
 import { loadIntentModel, type IntentModel } from "../lib/discovery/intent/model";
@@ -39,10 +40,15 @@ const shipped = loadIntentModel();
 if (!shipped) throw new Error("no shipped model (npm run train:intents)");
 const t0 = Date.now();
 const cache = opt("--model-cache");
-const cacheKey = `${every}|${shipped.temperature}|${shipped.lexicalWeight}|${registry.capabilities.length}`;
+// The cached model is reused only for the same registry, training corpus, hold-out and settings.
+const corpusDir = "data/intents/train";
+const digest = createHash("sha256").update(JSON.stringify([every, shipped.temperature, shipped.lexicalWeight, TRAIN_DEFAULTS, registry]));
+for (const f of readdirSync(corpusDir).sort()) digest.update(f).update(readFileSync(`${corpusDir}/${f}`));
+const cacheKey = digest.digest("hex");
 const cached = cache && existsSync(cache) ? (deserialize(readFileSync(cache)) as { key: string; model: IntentModel }) : null;
 let partial: IntentModel;
-if (cached?.key === cacheKey) partial = cached.model;
+const fromCache = cached?.key === cacheKey;
+if (cached && fromCache) partial = cached.model;
 else {
   const { trained, classes } = trainWeights(registry, heldOut);
   partial = modelFromTrained(trained, classes, TRAIN_DEFAULTS.prune, shipped.temperature, shipped.lexicalWeight);
@@ -78,7 +84,7 @@ const bySplit = splits.map((sp) => {
 console.log(
   [
     `Held out of training: ${heldOut.size} of ${docs.length} capabilities (every ${every}th): ${[...heldOut].join(", ")}`,
-    `Blind needs for them (${sets.join(", ")}): ${cases.length}; model without them trained in ${trainSeconds.toFixed(0)} s; their run-time classes learned in ${extensionSeconds.toFixed(1)} s`,
+    `Blind needs for them (${sets.join(", ")}): ${cases.length}; model without them ${fromCache ? `read from ${cache}` : `trained in ${trainSeconds.toFixed(0)} s`}; their run-time classes learned in ${extensionSeconds.toFixed(1)} s`,
     "",
     `top-1, shipped model (trained on their corpus needs):   ${pct(trainedTop1)}`,
     `top-1, added at run time (run-time classes):            ${pct(newTop1)}  = ${pct(newTop1 / trainedTop1)} of the trained figure (target >= ${pct(TARGET)})`,
