@@ -46,13 +46,14 @@ const digest = createHash("sha256").update(JSON.stringify([every, shipped.temper
 for (const f of readdirSync(corpusDir).sort()) digest.update(f).update(readFileSync(`${corpusDir}/${f}`));
 const cacheKey = digest.digest("hex");
 const cached = cache && existsSync(cache) ? (deserialize(readFileSync(cache)) as { key: string; model: IntentModel }) : null;
-let partial: IntentModel;
 const fromCache = cached?.key === cacheKey;
-if (cached && fromCache) partial = cached.model;
-else {
+const partial: IntentModel = fromCache ? cached.model : trainPartial();
+
+function trainPartial(): IntentModel {
   const { trained, classes } = trainWeights(registry, heldOut);
-  partial = modelFromTrained(trained, classes, TRAIN_DEFAULTS.prune, shipped.temperature, shipped.lexicalWeight);
-  if (cache) writeFileSync(cache, serialize({ key: cacheKey, model: partial }));
+  const model = modelFromTrained(trained, classes, TRAIN_DEFAULTS.prune, shipped!.temperature, shipped!.lexicalWeight);
+  if (cache) writeFileSync(cache, serialize({ key: cacheKey, model }));
+  return model;
 }
 const trainSeconds = (Date.now() - t0) / 1000;
 

@@ -107,7 +107,7 @@ function addWorld(into: PolicyFigures, w: WorldResult): void {
 /** The true utility of endpoint `top` of capability `c` for preset index `p` in hour `h` of the run. */
 export type UtilityAt = (c: number, p: number, h: number, top: number) => number;
 
-export function compareTops(into: AttackFigures, clean: WorldResult, attacked: WorldResult, fromHour: number, utility?: UtilityAt): void {
+export function compareTops(into: AttackFigures, clean: WorldResult, attacked: WorldResult, fromHour: number, utility: UtilityAt): void {
   into.attackUsd += attacked.counts.attackUsd;
   into.paidReports += attacked.counts.paidAttackReports;
   into.honestPaidReports += clean.counts.paidHonestReports;
@@ -121,7 +121,7 @@ export function compareTops(into: AttackFigures, clean: WorldResult, attacked: W
         const other = attacked.tops[c][p][h];
         if (hours[h] === other) continue;
         moved++;
-        if (utility && hours[h] >= 0 && other >= 0) {
+        if (hours[h] >= 0 && other >= 0) {
           const lost = utility(c, p, h, hours[h]) - utility(c, p, h, other);
           into.utilityLost += lost;
           if (lost <= NEAR) into.movedToNearTie++;

@@ -19,6 +19,11 @@ type Registry = {
 };
 
 const root = path.resolve(__dirname, "../..");
+/** tests/eval/intents-blind.jsonl, read once for every test below. */
+const blindCases = readFileSync(path.join(root, "tests/eval/intents-blind.jsonl"), "utf8")
+  .split("\n")
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l) as BlindCase);
 const registry = JSON.parse(readFileSync(path.join(root, "lib/registry/capabilities.json"), "utf8")) as Registry;
 const titles = new Map(registry.categories.map((c) => [c.id, c.title]));
 const docs: IntentDoc[] = registry.capabilities.map((c) => {
@@ -201,11 +206,7 @@ describe("resolveIntent", () => {
     const renamed = new Map(docs.filter((_, i) => i % 40 === 7).map((d) => [d.id, `${d.id}_new`]));
     const fresh = buildIntentIndex(docs.map((d) => (renamed.has(d.id) ? { ...d, id: renamed.get(d.id)! } : d)));
     expect(fresh.extension?.docs.length).toBe(renamed.size);
-    const blind = readFileSync(path.join(root, "tests/eval/intents-blind.jsonl"), "utf8")
-      .split("\n")
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as BlindCase)
-      .filter((c) => c.expected.some((e) => renamed.has(e)));
+    const blind = blindCases.filter((c) => c.expected.some((e) => renamed.has(e)));
     expect(blind.length).toBeGreaterThanOrEqual(50);
     const answers = blind.map((c) => ({ c, best: resolveIntent(fresh, c.intent).best }));
     const right = answers.filter(({ c, best }) => c.expected.map((e) => renamed.get(e) ?? e).includes(best?.capability_id ?? "")).length;
@@ -214,11 +215,7 @@ describe("resolveIntent", () => {
     const newIds = new Set(renamed.values());
     for (const { best } of answers) if (best && newIds.has(best.capability_id)) expect(best.confidence).toBeGreaterThanOrEqual(RUNTIME_CLASS_FLOOR);
     // Needs that nothing serves are rarely taken by a new class (5 of 200 on 2026-12-03).
-    const unservable = readFileSync(path.join(root, "tests/eval/intents-blind.jsonl"), "utf8")
-      .split("\n")
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as BlindCase)
-      .filter((c) => c.expected.length === 0);
+    const unservable = blindCases.filter((c) => c.expected.length === 0);
     expect(unservable.filter((c) => newIds.has(resolveIntent(fresh, c.intent).best?.capability_id ?? "")).length).toBeLessThanOrEqual(8);
     // Needs for the capabilities it knows keep their answers.
     expect(resolveIntent(fresh, "will it rain in Oslo tomorrow").best?.capability_id).toBe(best("will it rain in Oslo tomorrow"));
@@ -307,10 +304,7 @@ function score(cases: { intent: string; expected: string[] }[]) {
 // Regression bounds, a little under the measured figures (docs/intents.md); `npm run eval:intents`
 // measures the targets themselves, per style.
 describe("blind evaluation set (tests/eval/intents-blind.jsonl)", () => {
-  const cases = readFileSync(path.join(root, "tests/eval/intents-blind.jsonl"), "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as BlindCase);
+  const cases = blindCases;
 
   it("has 1,200+ servable needs (10+ per capability, every style) and 200+ unservable ones, split in two", () => {
     const servable = cases.filter((c) => c.expected.length);
