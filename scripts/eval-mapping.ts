@@ -59,7 +59,7 @@ export type Outcome = {
 };
 
 /** One snapshot through parse, noise (per item, then the host groups as a completed run settles them) and mapping. */
-export function importSnapshot(doc: { x402Version?: number; items?: unknown[] }, registry: Registry, map = createMapper(registry)): Outcome[] {
+export function importSnapshot(doc: { x402Version?: number; items?: unknown[] }, registry: Registry, map: (item: ParsedItem) => Mapping): Outcome[] {
   const version = doc.x402Version === 1 || doc.x402Version === 2 ? doc.x402Version : null;
   const judge = createNoiseJudge();
   const seen = new Set<string>();
@@ -209,14 +209,14 @@ function score(pairs: Array<{ label: Label; o: Outcome | undefined }>) {
   };
 }
 
-function main(): number {
+async function main(): Promise<number> {
   const dir = realCatalogueDir(opt("--dir"));
   if (!dir) {
     console.error("no real catalogue: ../shared/real-catalogue not found (give --dir or CAPDEX_REAL_CATALOGUE)");
     return 2;
   }
   const registry = memoryRegistry();
-  const map = createMapper(registry, { threshold, conflict, support });
+  const map = await createMapper(registry, { threshold, conflict, support });
   const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
   const started = Date.now();
   const bySnapshot = new Map<string, Outcome[]>();
@@ -319,4 +319,4 @@ function printTallies(report: Record<string, unknown>) {
   for (const [k, t] of Object.entries(report.kinds as Record<string, ReturnType<typeof tally>>)) line(k, t);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exitCode = main();
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) void main().then((code) => (process.exitCode = code));

@@ -7,7 +7,7 @@ import { buildIndex, type IntentDoc, type IntentIndex as LexicalIndex } from "./
 import { contentSize, intentFeatures } from "./intent/features";
 import { splitParts } from "./intent/hints";
 import { lexicalGuesses, resolveLexical, type IntentCandidate, type IntentResolution } from "./intent/lexical";
-import { extensionLogits, trainExtension, type IntentExtension } from "./intent/extension";
+import { extensionLogits, trainExtension, trainExtensionInSlices, type IntentExtension } from "./intent/extension";
 import { loadIntentModel, modelLogits, NONE_CLASS, REFUSE_CLASS, type IntentModel } from "./intent/model";
 import { checkRefusal, type RefusalCategory } from "./refusal";
 
@@ -48,15 +48,48 @@ export type IntentIndex = {
 
 /** `model`: the trained model to use; by default data/intent-model.json, `null` for the lexical index alone. */
 export function buildIntentIndex(docs: IntentDoc[], model: IntentModel | null = loadIntentModel()): IntentIndex {
+  const classOf = classesOf(docs, model);
+  return assemble(docs, model, classOf, buildIndex(docs), model ? trainExtension(docs, freshOf(classOf), model) : null);
+}
+
+/**
+ * The index without run-time classes: the capabilities the model was not trained on are answered
+ * by the lexical index alone (as `unknown`) until completeIntentIndex has learnt them. Cheap (no training).
+ */
+export function interimIntentIndex(docs: IntentDoc[], model: IntentModel | null = loadIntentModel()): IntentIndex {
+  return assemble(docs, model, classesOf(docs, model), buildIndex(docs), null);
+}
+
+/** Whether completeIntentIndex would learn anything for this index (capabilities the model has no class for). */
+export function needsRuntimeClasses(index: IntentIndex): boolean {
+  return index.model !== null && index.extension === null && freshOf(index.classOf).length > 0;
+}
+
+/**
+ * The interim index with its run-time classes learnt, a slice at a time between requests
+ * (trainExtensionInSlices): the same index buildIntentIndex makes, without stalling the event loop.
+ */
+export async function completeIntentIndex(interim: IntentIndex, docs: IntentDoc[]): Promise<IntentIndex> {
+  if (!needsRuntimeClasses(interim)) return interim;
+  const extension = await trainExtensionInSlices(docs, freshOf(interim.classOf), interim.model!);
+  return assemble(docs, interim.model, interim.classOf, interim.lexical, extension);
+}
+
+function classesOf(docs: IntentDoc[], model: IntentModel | null): Int32Array {
+  return Int32Array.from(docs, (d) => model?.classIndex.get(d.id) ?? -1);
+}
+
+function freshOf(classOf: Int32Array): number[] {
+  return Array.from(classOf).flatMap((c, i) => (c < 0 ? [i] : []));
+}
+
+function assemble(docs: IntentDoc[], model: IntentModel | null, classOf: Int32Array, lexical: LexicalIndex, extension: IntentExtension | null): IntentIndex {
   const ids = docs.map((d) => d.id);
-  const classOf = Int32Array.from(ids, (id) => model?.classIndex.get(id) ?? -1);
-  const fresh = ids.flatMap((_, i) => (classOf[i] < 0 ? [i] : []));
-  const extension = model ? trainExtension(docs, fresh, model) : null;
   const extensionOf = new Int32Array(ids.length).fill(-1);
   extension?.docs.forEach((doc, u) => (extensionOf[doc] = u));
   const unknown = new Set(ids.filter((_, i) => classOf[i] < 0 && extensionOf[i] < 0));
   const runtime = new Set(ids.filter((_, i) => extensionOf[i] >= 0));
-  return { ids, lexical: buildIndex(docs), model, classOf, extension, extensionOf, unknown, runtime };
+  return { ids, lexical, model, classOf, extension, extensionOf, unknown, runtime };
 }
 
 const round3 = (x: number): number => Math.round(Math.min(1, Math.max(0, x)) * 1000) / 1000;

@@ -6,7 +6,9 @@ import { ApiError } from "@/lib/http/errors";
 import { derive, getRegistry, suggestCapabilityIds, type Registry } from "@/lib/registry";
 import type { DiscoverBody, DiscoverResponse, RankingPreset } from "@/lib/schemas/discover";
 import { metrics } from "@/lib/metrics";
-import { buildIntentIndex, resolveNeed, type IntentDoc, type IntentIndex } from "./intent";
+import { completeIntentIndex, interimIntentIndex, needsRuntimeClasses, resolveNeed, type IntentDoc, type IntentIndex } from "./intent";
+import { logger } from "@/lib/log";
+import { describeError } from "./log";
 import { presetFromIntent } from "./intent/hints";
 
 export type Resolution = { resolved: DiscoverResponse["resolved"]; viaIntent: boolean; presetFromIntent: RankingPreset | null };
@@ -15,10 +17,17 @@ export type Resolution = { resolved: DiscoverResponse["resolved"]; viaIntent: bo
 // warms the index) apart from the route handlers, each with its own registry copy; the index is a
 // pure function of the documents, so every copy (and every database with the same registry) can
 // share one. The last few are kept.
-const shared = globalThis as unknown as { __capdexIntentIndexes?: Map<string, IntentIndex> };
+//
+// Capabilities the shipped model was not trained on (accepted proposals, an operator's entries) get
+// run-time classes, which take seconds of CPU to learn at a hundred of them. The index is served at
+// once without them (those capabilities answered by the lexical index alone, as before they had
+// classes) while they are learnt a slice at a time between requests; then the complete index
+// replaces it. The training is deterministic, so every instance ends with the same index.
+type IndexEntry = { current: IntentIndex; settled: Promise<IntentIndex> };
+const shared = globalThis as unknown as { __capdexIntentIndexes?: Map<string, IndexEntry> };
 const MAX_INDEXES = 4;
 
-export function intentIndexOf(registry: Registry): IntentIndex {
+function entryOf(registry: Registry): IndexEntry {
   return derive(registry, "intent-index", (r) => {
     const categoryTitles = new Map(r.categories.map((c) => [c.id, c.title]));
     const docs: IntentDoc[] = r.capabilities.map((c) => ({
@@ -33,24 +42,53 @@ export function intentIndexOf(registry: Registry): IntentIndex {
     }));
     const key = createHash("sha256").update(JSON.stringify(docs)).digest("hex");
     const indexes = (shared.__capdexIntentIndexes ??= new Map());
-    let index = indexes.get(key);
-    if (!index) {
-      index = buildIntentIndex(docs);
+    let entry = indexes.get(key);
+    if (!entry) {
+      const interim = interimIntentIndex(docs);
+      const made: IndexEntry = (entry = { current: interim, settled: Promise.resolve(interim) });
+      if (needsRuntimeClasses(interim)) {
+        const t0 = Date.now();
+        made.settled = completeIntentIndex(interim, docs).then(
+          (complete) => {
+            made.current = complete;
+            metrics().intentRuntimeTraining.observe((Date.now() - t0) / 1000);
+            logger().info({ capabilities: complete.runtime.size, ms: Date.now() - t0 }, "intent index: run-time classes learnt");
+            return complete;
+          },
+          (err: unknown) => {
+            logger().error({ error: describeError(err) }, "intent index: run-time classes not learnt (the lexical index answers for them)");
+            return interim;
+          },
+        );
+      }
       if (indexes.size >= MAX_INDEXES) indexes.delete(indexes.keys().next().value!);
-      indexes.set(key, index);
+      indexes.set(key, entry);
     }
-    return index;
+    return entry;
   });
 }
 
+/** The registry's intent index as it stands: complete, or interim while run-time classes are being learnt. */
+export function intentIndexOf(registry: Registry): IntentIndex {
+  return entryOf(registry).current;
+}
+
+/** The registry's complete intent index (run-time classes learnt): for imports' mapping and the CLI, which must not depend on timing. */
+export function settledIntentIndexOf(registry: Registry): Promise<IntentIndex> {
+  return entryOf(registry).settled;
+}
+
 // Agents repeat the same wordings; a resolution is a pure function of the index and the text, so
-// the answers are kept per registry version (bounded; cleared when full).
+// the answers are kept per index (bounded; cleared when full; a new index starts afresh).
 const MAX_REMEMBERED = 10_000;
 function resolveRemembered(registry: Registry, text: string) {
-  const seen = derive(registry, "intent-answers", () => new Map<string, ReturnType<typeof resolveNeed>>());
+  const index = intentIndexOf(registry);
+  const byIndex = derive(registry, "intent-answers", () => new WeakMap<IntentIndex, Map<string, ReturnType<typeof resolveNeed>>>());
+  let seen = byIndex.get(index);
+  if (!seen) byIndex.set(index, (seen = new Map()));
   let answer = seen.get(text);
   if (!answer) {
-    answer = resolveNeed(intentIndexOf(registry), text);
+    answer = resolveNeed(index, text);
     if (seen.size >= MAX_REMEMBERED) seen.clear();
     seen.set(text, answer);
   }

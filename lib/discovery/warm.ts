@@ -6,7 +6,7 @@ import type { Db } from "@/lib/db/client";
 import { getRegistry } from "@/lib/registry";
 import { preloadCandidates } from "./candidates";
 import { describeError } from "./log";
-import { intentIndexOf } from "./resolve";
+import { settledIntentIndexOf } from "./resolve";
 import { warmRefusalRules } from "./refusal";
 import { logger } from "@/lib/log";
 
@@ -17,7 +17,9 @@ const BATCH = 50;
 export async function warmDiscovery(db: Db): Promise<{ capabilities: number; catalogue: number; ms: number }> {
   const t0 = Date.now();
   const registry = await getRegistry(db);
-  intentIndexOf(registry);
+  // Run-time classes (capabilities the shipped model was not trained on) are learnt a slice at a
+  // time between requests; the candidates load meanwhile.
+  const intentIndex = settledIntentIndexOf(registry);
   await warmRefusalRules();
   const ids = registry.capabilities.map((c) => c.id);
   for (let i = 0; i < ids.length; i += BATCH) await preloadCandidates(db, ids.slice(i, i + BATCH));
@@ -27,6 +29,7 @@ export async function warmDiscovery(db: Db): Promise<{ capabilities: number; cat
   // neighbours (candidates, ranking), not the other way round.
   const { getCatalogue } = await import("@/lib/x402-discovery/catalogue");
   const catalogue = await getCatalogue(db);
+  await intentIndex;
   return { capabilities: ids.length, catalogue: catalogue.items.length, ms: Date.now() - t0 };
 }
 

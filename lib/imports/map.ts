@@ -7,7 +7,7 @@
 // mapping is never second-guessed (lib/imports/store.ts). A part of fewer than two meaningful words
 // is not read alone.
 import { resolveIntent, type IntentResolution } from "@/lib/discovery/intent";
-import { intentIndexOf } from "@/lib/discovery/resolve";
+import { settledIntentIndexOf } from "@/lib/discovery/resolve";
 import type { Registry } from "@/lib/registry";
 import type { MappingParts, ParsedItem } from "./item";
 import { meaningfulWords } from "./noise";
@@ -71,9 +71,13 @@ export function combinedText(item: Pick<ParsedItem, "mappingText" | "parts">): s
   return [item.mappingText, item.parts.fields].join(" ").replace(/\s+/g, " ").trim().slice(0, 600);
 }
 
-/** A mapper per registry version; answers kept per text (catalogues repeat descriptions and paths). */
-export function createMapper(registry: Registry, opts: MappingOptions = {}): (item: ParsedItem) => Mapping {
-  const index = intentIndexOf(registry);
+/**
+ * A mapper per registry version; answers kept per text (catalogues repeat descriptions and paths).
+ * It reads with the complete intent index (run-time classes learnt), so a mapping never depends on
+ * how far an instance's training has got.
+ */
+export async function createMapper(registry: Registry, opts: MappingOptions = {}): Promise<(item: ParsedItem) => Mapping> {
+  const index = await settledIntentIndexOf(registry);
   const seen = new Map<string, Candidate[]>();
   const read = (text: string): Candidate[] => {
     if (!text) return [];

@@ -54,7 +54,7 @@ export async function runImport(db: Db, source: string, overrides: Partial<Impor
   const touched = new Set<string>();
   const seenUrls = new Set<string>();
   try {
-    const map = createMapper(await getRegistry(db));
+    const map = await createMapper(await getRegistry(db));
     const judge = createNoiseJudge();
     const add = (stored: PageResult) => {
       summary.new += stored.new;

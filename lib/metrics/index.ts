@@ -47,6 +47,12 @@ function createMetrics() {
       labelNames: ["category"] as const,
       registers,
     }),
+    intentRuntimeTraining: new client.Histogram({
+      name: "capdex_intent_runtime_training_seconds",
+      help: "Time to learn the run-time intent classes of capabilities the shipped model was not trained on, once per registry change (sliced between requests; the lexical index answers for them meanwhile)",
+      buckets: [0.1, 0.5, 1, 2, 5, 10, 20, 60],
+      registers,
+    }),
     paidChecks: new client.Counter({
       name: "capdex_paid_checks_total",
       help: "Paid test calls this process made, by network (CAIP-2) and verdict (docs/paid-checks.md)",

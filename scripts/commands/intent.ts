@@ -1,6 +1,6 @@
 // `npm run cli -- intent "<text>" ["<text>" ...]`: what the intent resolver answers for a need, with
 // the runners-up, against the registry in the database (capabilities added at run time included).
-import { intentIndexOf } from "@/lib/discovery/resolve";
+import { settledIntentIndexOf } from "@/lib/discovery/resolve";
 import { resolveIntent } from "@/lib/discovery/intent";
 import { getRegistry } from "@/lib/registry";
 import { registerCommand } from "../cli";
@@ -15,7 +15,7 @@ registerCommand("intent", {
     }
     const h = await open();
     try {
-      const index = intentIndexOf(await getRegistry(h.db));
+      const index = await settledIntentIndexOf(await getRegistry(h.db));
       for (const text of args) {
         const r = resolveIntent(index, text);
         const runnersUp = r.candidates.map((c) => `${c.capability_id} ${c.confidence}`).join(", ");

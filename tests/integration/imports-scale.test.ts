@@ -4,7 +4,7 @@
 // time is printed, not asserted: import speed is measured by `npm run bench` (docs/benchmarks.md).
 import v8 from "node:v8";
 import vm from "node:vm";
-import { intentIndexOf } from "@/lib/discovery/resolve";
+import { settledIntentIndexOf } from "@/lib/discovery/resolve";
 import { getRegistry } from "@/lib/registry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
@@ -59,7 +59,7 @@ describe(`an import of ${N.toLocaleString("en")} items`, () => {
   it("stores every item with a heap bounded by a page", { timeout: 400_000 }, async () => {
     // The intent model and the registry's index are loaded once per process (a fixed cost that grew
     // with the 0.3 model), not held per item: load them before the baseline.
-    intentIndexOf(await getRegistry(t.db));
+    await settledIntentIndexOf(await getRegistry(t.db));
     collect();
     const base = process.memoryUsage().heapUsed;
     let peak = base;

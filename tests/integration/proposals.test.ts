@@ -14,6 +14,7 @@ import { runImport } from "@/lib/imports";
 import { suggestProposals } from "@/lib/proposals";
 import { acceptProposal, mergeProposal, rejectProposal } from "@/lib/proposals/decide";
 import { getRegistry } from "@/lib/registry";
+import { intentIndexOf, settledIntentIndexOf } from "@/lib/discovery/resolve";
 import { getRegistryVersion } from "@/lib/registry/version";
 import * as proposals from "@/app/api/capabilities/proposals/route";
 import * as capabilitiesList from "@/app/api/capabilities/route";
@@ -252,6 +253,19 @@ describe("a submission that proposes its capability", () => {
     expect(detail.body).toMatchObject({ id: "astro.star_chart", category: "astro", endpoint_count: 1, examples: proposed.example_intents });
     const cats = await queryRows<{ id: string }>(t.db, sql`select id from categories where id = 'astro'`);
     expect(cats).toHaveLength(1);
+
+    // Found by intent at once (the lexical index answers for it while its run-time class is learnt
+    // between requests), then by its own class, with no retrain step.
+    const registry = await getRegistry(t.db);
+    const interim = intentIndexOf(registry);
+    expect(interim.unknown.has("astro.star_chart")).toBe(true);
+    const byIntent = () => call(discover.POST, "/api/discover", { method: "POST", json: { intent: "show me a star chart for tonight" } });
+    expect((await byIntent()).body).toMatchObject({ resolved: { capability_id: "astro.star_chart" } });
+    const complete = await settledIntentIndexOf(registry);
+    expect(complete.runtime.has("astro.star_chart")).toBe(true);
+    expect(complete.unknown.size).toBe(0);
+    expect(intentIndexOf(registry)).toBe(complete);
+    expect((await byIntent()).body).toMatchObject({ resolved: { capability_id: "astro.star_chart" } });
 
     // the other one, still without its record, is listed under the capability when it is found
     const second = await getSubmission(other.body.submission_id as string);

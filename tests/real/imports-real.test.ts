@@ -12,6 +12,7 @@ import { NOISE_REASONS } from "@/lib/imports/noise";
 import { createTestDb, type TestDb } from "../helpers/db";
 import { startCatalogueServer, type CatalogueServer } from "../helpers/catalogue-server";
 import { importSnapshot, memoryRegistry, realCatalogueDir } from "../../scripts/eval-mapping";
+import { createMapper } from "@/lib/imports/map";
 
 const dir = realCatalogueDir();
 if (!dir) throw new Error("../shared/real-catalogue not found: npm run test:real needs the real catalogue (set CAPDEX_REAL_CATALOGUE)");
@@ -61,7 +62,8 @@ describe.each(snapshots)("$name", ({ name, doc }) => {
   });
 
   it("gives the evaluation's figures (the same parse, noise and mapping)", async () => {
-    const outs = importSnapshot(doc, memoryRegistry());
+    const registry = memoryRegistry();
+    const outs = importSnapshot(doc, registry, await createMapper(registry));
     const count = (p: (s: string) => boolean) => outs.filter((o) => p(o.state)).length;
     const heldEval: Record<string, number> = {};
     for (const o of outs) if (o.state.startsWith("held:")) heldEval[o.state.slice(5)] = (heldEval[o.state.slice(5)] ?? 0) + 1;

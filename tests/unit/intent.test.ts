@@ -5,6 +5,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import {
   buildIntentIndex,
+  completeIntentIndex,
+  interimIntentIndex,
+  needsRuntimeClasses,
   resolveIntent,
   resolveNeed,
   INTENT_CONFIDENCE_FLOOR,
@@ -198,6 +201,30 @@ describe("resolveIntent", () => {
     // The new capability has a model class of its own, learned from its registry texts.
     expect(after.extension?.docs.length).toBe(1);
     expect(after.unknown.size).toBe(0);
+  });
+
+  it("learns run-time classes a slice at a time, giving the event loop turns, to the same weights", async () => {
+    const renamed = docs.map((d, i) => (i % 50 === 3 ? { ...d, id: `${d.id}_sliced` } : d));
+    const whole = buildIntentIndex(renamed);
+    const interim = interimIntentIndex(renamed);
+    expect(needsRuntimeClasses(interim)).toBe(true);
+    expect(interim.extension).toBeNull();
+    expect(interim.unknown.size).toBe(whole.runtime.size);
+    let done = false;
+    let turnsWhileTraining = 0;
+    const tick = setInterval(() => void (done || turnsWhileTraining++), 0);
+    const complete = await completeIntentIndex(interim, renamed).finally(() => {
+      done = true;
+      clearInterval(tick);
+    });
+    // A timer ran while training was under way: trainExtension in one piece would let none run.
+    expect(turnsWhileTraining).toBeGreaterThan(0);
+    expect(complete.lexical).toBe(interim.lexical);
+    expect(complete.runtime).toEqual(whole.runtime);
+    expect(Array.from(complete.extension!.bias)).toEqual(Array.from(whole.extension!.bias));
+    expect(new Map([...complete.extension!.rows].map(([f, w]) => [f, Array.from(w)]))).toEqual(new Map([...whole.extension!.rows].map(([f, w]) => [f, Array.from(w)])));
+    expect(needsRuntimeClasses(complete)).toBe(false);
+    expect(await completeIntentIndex(complete, renamed)).toBe(complete);
   });
 
   it("learns run-time classes for capabilities the model was not trained on, from their registry texts", () => {

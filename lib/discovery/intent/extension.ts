@@ -11,6 +11,8 @@
 // needs nothing serves (data/intents/train/none-*.jsonl), whose frozen scores teach the new rows
 // where not to fire. Only the normaliser of the frozen scores is needed per sample, so an epoch
 // costs (samples x features x new classes): 1.4-3.0 s for 40 new capabilities, 11-13 s for 100, on one core.
+// A server learns them a slice of about 8 ms at a time between requests (trainExtensionInSlices;
+// lib/discovery/resolve.ts serves the index without them meanwhile), so the event loop keeps turning.
 //
 // Registry texts are short ("elevation", "height above sea level"); people's needs are sentences
 // whose other words dilute the job's features (a text's weights are scaled by 1/sqrt(features)).
@@ -71,11 +73,17 @@ function logSumExp(logits: Float64Array): number {
   return max + Math.log(sum);
 }
 
+/** Texts read between two chances to yield (a text's features and frozen scores: tens of microseconds each). */
+const STEP = 128;
+/** Samples learnt between two chances to yield (each updates its features' weights for every new class: about 5 ms for 16 early in training at 100 classes). */
+const LEARN_STEP = 16;
+
 /**
- * New classes for the docs at `fresh` (registry positions the model has no class for), or null when
- * there are none or too many. Deterministic: the same registry and model give the same weights.
+ * The training, as steps: it yields every few texts or samples, so a caller can run it whole
+ * (trainExtension) or a slice at a time between requests (trainExtensionInSlices). The same
+ * computation either way, in the same order: the same weights.
  */
-export function trainExtension(docs: readonly IntentDoc[], fresh: readonly number[], model: IntentModel): IntentExtension | null {
+function* trainingSteps(docs: readonly IntentDoc[], fresh: readonly number[], model: IntentModel): Generator<void, IntentExtension | null> {
   const U = fresh.length;
   if (U === 0 || U > MAX_EXTENSION_CLASSES) return null;
   const rnd = createRandom(SETTINGS.seed).next;
@@ -101,8 +109,9 @@ export function trainExtension(docs: readonly IntentDoc[], fresh: readonly numbe
   const corpus = corpusCache;
   const contexts: string[] = [];
   const vocab = new Map<string, number>();
-  fresh.forEach((docIndex, u) => {
+  for (const [u, docIndex] of fresh.entries()) {
     for (const t of registryTexts(docs[docIndex])) {
+      yield;
       const { features, frozen } = read(t);
       if (!features.length) continue;
       for (const f of features) if (!vocab.has(f)) vocab.set(f, vocab.size);
@@ -114,7 +123,7 @@ export function trainExtension(docs: readonly IntentDoc[], fresh: readonly numbe
         contexts.push(context);
       }
     }
-  });
+  }
   if (!samples.length) return null;
 
   // Negatives: a deterministic sample of the known capabilities' texts and the corpus of needs nothing
@@ -127,7 +136,8 @@ export function trainExtension(docs: readonly IntentDoc[], fresh: readonly numbe
     const j = Math.floor(rnd() * (i + 1));
     [pool[i], pool[j]] = [pool[j], pool[i]];
   }
-  for (const t of [...pool.slice(0, SETTINGS.negatives), ...contexts]) {
+  for (const [n, t] of [...pool.slice(0, SETTINGS.negatives), ...contexts].entries()) {
+    if (n % STEP === 0) yield;
     const { features, frozen } = read(t);
     if (features.length) samples.push({ features, y: -1, frozen });
   }
@@ -139,7 +149,11 @@ export function trainExtension(docs: readonly IntentDoc[], fresh: readonly numbe
   const gBias = new Float64Array(U).fill(1e-8);
   const z = new Float64Array(U);
   const order = samples.map((_, i) => i);
-  const encoded = samples.map((s) => Int32Array.from(s.features.map((f) => vocab.get(f) ?? -1).filter((r) => r >= 0)));
+  const encoded: Int32Array[] = [];
+  for (const [n, s] of samples.entries()) {
+    if (n % STEP === 0) yield;
+    encoded.push(Int32Array.from(s.features.map((f) => vocab.get(f) ?? -1).filter((r) => r >= 0)));
+  }
   const norms = samples.map((s) => 1 / Math.sqrt(s.length ?? s.features.length));
   const { learningRate: lr, l2 } = SETTINGS;
   for (let epoch = 0; epoch < SETTINGS.epochs; epoch++) {
@@ -147,7 +161,8 @@ export function trainExtension(docs: readonly IntentDoc[], fresh: readonly numbe
       const j = Math.floor(rnd() * (i + 1));
       [order[i], order[j]] = [order[j], order[i]];
     }
-    for (const idx of order) {
+    for (const [n, idx] of order.entries()) {
+      if (n % LEARN_STEP === 0) yield;
       const rows = encoded[idx];
       const norm = norms[idx];
       const { y, frozen } = samples[idx];
@@ -177,8 +192,39 @@ export function trainExtension(docs: readonly IntentDoc[], fresh: readonly numbe
     }
   }
   const rows = new Map<string, Float32Array>();
-  for (const [f, r] of vocab) rows.set(f, W.slice(r * U, (r + 1) * U));
+  for (const [f, r] of vocab) {
+    if (r % 256 === 0) yield;
+    rows.set(f, W.slice(r * U, (r + 1) * U));
+  }
   return { docs: Int32Array.from(fresh), rows, bias };
+}
+
+/**
+ * New classes for the docs at `fresh` (registry positions the model has no class for), or null when
+ * there are none or too many. Deterministic: the same registry and model give the same weights.
+ * Runs whole, on the caller's thread (scripts, tests); a server uses trainExtensionInSlices.
+ */
+export function trainExtension(docs: readonly IntentDoc[], fresh: readonly number[], model: IntentModel): IntentExtension | null {
+  const steps = trainingSteps(docs, fresh, model);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/**
+ * The same training a slice of at most about `sliceMs` at a time, giving the event loop a turn
+ * between slices (setImmediate: queued I/O and timers run first), so an instance keeps answering
+ * while it learns new capabilities (seconds of CPU at 100 of them). The same weights as trainExtension.
+ */
+export async function trainExtensionInSlices(docs: readonly IntentDoc[], fresh: readonly number[], model: IntentModel, sliceMs = 8): Promise<IntentExtension | null> {
+  const steps = trainingSteps(docs, fresh, model);
+  for (;;) {
+    const end = performance.now() + sliceMs;
+    let step = steps.next();
+    while (!step.done && performance.now() < end) step = steps.next();
+    if (step.done) return step.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }
 
 /** The new classes' logits for a feature set (the same normalisation as the shipped model's). */
