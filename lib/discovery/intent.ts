@@ -7,7 +7,7 @@ import { buildIndex, type IntentDoc, type IntentIndex as LexicalIndex } from "./
 import { contentSize, intentFeatures } from "./intent/features";
 import { splitParts } from "./intent/hints";
 import { lexicalGuesses, resolveLexical, type IntentCandidate, type IntentResolution } from "./intent/lexical";
-import { extensionLogits, trainExtension, trainExtensionInSlices, type IntentExtension } from "./intent/extension";
+import { extensionLogits, MAX_EXTENSION_CLASSES, trainExtension, trainExtensionInSlices, type IntentExtension } from "./intent/extension";
 import { loadIntentModel, modelLogits, NONE_CLASS, REFUSE_CLASS, type IntentModel } from "./intent/model";
 import { checkRefusal, type RefusalCategory } from "./refusal";
 
@@ -60,9 +60,14 @@ export function interimIntentIndex(docs: IntentDoc[], model: IntentModel | null 
   return assemble(docs, model, classesOf(docs, model), buildIndex(docs), null);
 }
 
-/** Whether completeIntentIndex would learn anything for this index (capabilities the model has no class for). */
+/**
+ * Whether completeIntentIndex would learn anything for this index: capabilities the model has no
+ * class for, at most MAX_EXTENSION_CLASSES of them (beyond, the lexical index answers for them).
+ */
 export function needsRuntimeClasses(index: IntentIndex): boolean {
-  return index.model !== null && index.extension === null && freshOf(index.classOf).length > 0;
+  if (index.model === null || index.extension !== null) return false;
+  const fresh = freshOf(index.classOf).length;
+  return fresh > 0 && fresh <= MAX_EXTENSION_CLASSES;
 }
 
 /**

@@ -17,7 +17,13 @@ export type Registry = {
 
 const CHECK_EVERY_MS = 1000;
 type CacheEntry = { registry: Registry; checkedAt: number; pending?: Promise<Registry> };
-const caches = new WeakMap<object, CacheEntry>();
+// One copy per database handle and process, on globalThis: Next bundles the start-up code (whose
+// warm-up loads the registry and builds what is derived from it) apart from each route, and with a
+// module-level map every route's first request loaded and parsed its own copy. At 5,000
+// capabilities that was about a second per route after every start, under load the first 10 s of
+// discover at 34 requests/s (docs/benchmarks.md, "Cold start at 100,000 endpoints").
+const shared = globalThis as unknown as { __capdexRegistries?: WeakMap<object, CacheEntry> };
+const caches = (shared.__capdexRegistries ??= new WeakMap<object, CacheEntry>());
 
 export async function getRegistry(db: Db): Promise<Registry> {
   const entry = caches.get(db);
