@@ -3,15 +3,12 @@
 // whole (trainExtension, as scripts do: one stall) and in slices between turns of the event loop
 // (completeIntentIndex, as a server does), with the event loop's delay measured meanwhile.
 //   npx tsx scripts/bench-runtime-classes.ts [--new 40,100]
-import { readFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { buildIntentIndex, completeIntentIndex, interimIntentIndex, type IntentDoc } from "../lib/discovery/intent";
+import { buildIntentIndex, completeIntentIndex, interimIntentIndex } from "../lib/discovery/intent";
 import { loadIntentModel } from "../lib/discovery/intent/model";
+import { loadDocs } from "./eval-intents";
 
-type Registry = { categories: { id: string; title: string }[]; capabilities: Omit<IntentDoc, "category" | "categoryTitle">[] };
-const registry = JSON.parse(readFileSync("lib/registry/capabilities.json", "utf8")) as Registry;
-const titles = new Map(registry.categories.map((c) => [c.id, c.title]));
-const base: IntentDoc[] = registry.capabilities.map((c) => ({ ...c, category: c.id.split(".")[0], categoryTitle: titles.get(c.id.split(".")[0]) }));
+const base = loadDocs();
 const at = process.argv.indexOf("--new");
 const sizes = (at > 0 ? process.argv[at + 1] : "40,100").split(",").map(Number);
 

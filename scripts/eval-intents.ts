@@ -33,7 +33,8 @@ const opt = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1
 const set = opt("--set") ?? "blind";
 const asJson = args.includes("--json");
 
-function loadDocs(): IntentDoc[] {
+/** The starter registry (lib/registry/capabilities.json) as the intent index reads it. */
+export function loadDocs(): IntentDoc[] {
   const reg = JSON.parse(readFileSync(join(root, "lib/registry/capabilities.json"), "utf8")) as Registry;
   const catTitle = new Map(reg.categories.map((c) => [c.id, c.title]));
   return reg.capabilities.map((c) => {

@@ -16,7 +16,7 @@ import { deserialize, serialize } from "node:v8";
 import { buildIntentIndex, resolveNeed, type IntentDoc } from "../lib/discovery/intent";
 import { loadIntentModel, type IntentModel } from "../lib/discovery/intent/model";
 import { modelFromTrained, TRAIN_DEFAULTS } from "../lib/discovery/intent/train";
-import { loadCases } from "./eval-intents";
+import { loadCases, loadDocs } from "./eval-intents";
 import { readRegistry, trainWeights } from "./train-intents";
 
 const args = process.argv.slice(2);
@@ -26,11 +26,7 @@ const sets = (opt("--sets") ?? "blind,fresh,fresh2").split(",");
 const TARGET = 0.85;
 
 const registry = readRegistry();
-const titles = new Map(registry.categories.map((c) => [c.id, c.title]));
-const docs: IntentDoc[] = registry.capabilities.map((c) => {
-  const category = c.id.split(".")[0];
-  return { ...c, category, categoryTitle: titles.get(category) };
-});
+const docs: IntentDoc[] = loadDocs();
 const heldOut = new Set(docs.filter((_, i) => i % every === every - 1).map((d) => d.id));
 const all = sets.flatMap((s) => loadCases(s));
 const cases = all.filter((c) => c.expected.some((e) => heldOut.has(e)));

@@ -13,10 +13,10 @@ import { presetFromIntent } from "./intent/hints";
 
 export type Resolution = { resolved: DiscoverResponse["resolved"]; viaIntent: boolean; presetFromIntent: RankingPreset | null };
 
-// Built indexes by a digest of their documents, on globalThis: Next bundles start-up code (which
-// warms the index) apart from the route handlers, each with its own registry copy; the index is a
-// pure function of the documents, so every copy (and every database with the same registry) can
-// share one. The last few are kept.
+// Built indexes by a digest of their documents, on globalThis: the index is a pure function of the
+// documents, so every registry copy with the same capabilities (a process holds one per database
+// handle: the primary's and, with replicas, the read router's; each test database's) shares one.
+// The last few are kept.
 //
 // Capabilities the shipped model was not trained on (accepted proposals, an operator's entries) get
 // run-time classes, which take seconds of CPU to learn at a hundred of them. The index is served at
@@ -44,28 +44,34 @@ function entryOf(registry: Registry): IndexEntry {
     const indexes = (shared.__capdexIntentIndexes ??= new Map());
     let entry = indexes.get(key);
     if (!entry) {
-      const interim = interimIntentIndex(docs);
-      const made: IndexEntry = (entry = { current: interim, settled: Promise.resolve(interim) });
-      if (needsRuntimeClasses(interim)) {
-        const t0 = Date.now();
-        made.settled = completeIntentIndex(interim, docs).then(
-          (complete) => {
-            made.current = complete;
-            metrics().intentRuntimeTraining.observe((Date.now() - t0) / 1000);
-            logger().info({ capabilities: complete.runtime.size, ms: Date.now() - t0 }, "intent index: run-time classes learnt");
-            return complete;
-          },
-          (err: unknown) => {
-            logger().error({ error: describeError(err) }, "intent index: run-time classes not learnt (the lexical index answers for them)");
-            return interim;
-          },
-        );
-      }
+      entry = newEntry(docs);
       if (indexes.size >= MAX_INDEXES) indexes.delete(indexes.keys().next().value!);
       indexes.set(key, entry);
     }
     return entry;
   });
+}
+
+/** The interim index at once, and the complete one when its run-time classes are learnt (if any are needed). */
+function newEntry(docs: IntentDoc[]): IndexEntry {
+  const interim = interimIntentIndex(docs);
+  const entry: IndexEntry = { current: interim, settled: Promise.resolve(interim) };
+  if (!needsRuntimeClasses(interim)) return entry;
+  const t0 = Date.now();
+  entry.settled = completeIntentIndex(interim, docs).then(
+    (complete) => {
+      const ms = Date.now() - t0;
+      entry.current = complete;
+      metrics().intentRuntimeTraining.observe(ms / 1000);
+      logger().info({ capabilities: complete.runtime.size, ms }, "intent index: run-time classes learnt");
+      return complete;
+    },
+    (err: unknown) => {
+      logger().error({ error: describeError(err) }, "intent index: run-time classes not learnt (the lexical index answers for them)");
+      return interim;
+    },
+  );
+  return entry;
 }
 
 /** The registry's intent index as it stands: complete, or interim while run-time classes are being learnt. */

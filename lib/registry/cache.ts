@@ -21,7 +21,7 @@ type CacheEntry = { registry: Registry; checkedAt: number; pending?: Promise<Reg
 // warm-up loads the registry and builds what is derived from it) apart from each route, and with a
 // module-level map every route's first request loaded and parsed its own copy. At 5,000
 // capabilities that was about a second per route after every start, under load the first 10 s of
-// discover at 34 requests/s (docs/benchmarks.md, "Cold start at 100,000 endpoints").
+// discover at 34 requests/s (docs/benchmarks.md, "100,000 endpoints again, and the cold start").
 const shared = globalThis as unknown as { __capdexRegistries?: WeakMap<object, CacheEntry> };
 const caches = (shared.__capdexRegistries ??= new WeakMap<object, CacheEntry>());
 
