@@ -536,6 +536,8 @@ export const paymentEvidence = pgTable(
   (t) => [
     uniqueIndex("payment_evidence_tx_uq").on(t.network, t.transaction),
     index("payment_evidence_endpoint_idx").on(t.endpointId, t.createdAt),
+    // a wallet's verified payments of the last 7 days, read by the rollup (lib/outcomes/rollup.ts: the wallet's spread)
+    index("payment_evidence_payer_idx").on(t.network, t.payer, t.createdAt),
   ],
 );
 

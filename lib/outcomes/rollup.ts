@@ -63,8 +63,23 @@ export function rollupStatement(limit: number): SQL {
                      and k.user_id = b.user_id)
                  else b.reporter_key = 'a:' || substr(encode(sha256(convert_to(${reporterSecret()} || '|' || d.principal_key, 'UTF8')), 'hex'), 1, 32)
             end)`;
-  // A paid call: verified evidence on a report of success (docs/ranking.md, "Weights").
-  const paidCall = sql`(pe.status is not distinct from 'verified' and b.success)`;
+  // A paid call: verified evidence on a report of success, from a wallet whose spend is spread
+  // (docs/ranking.md, "Weights").
+  const paidCall = sql`(pe.status is not distinct from 'verified' and b.success and spread.ok)`;
+  // The wallet's spread: what it paid this endpoint's provider (this call, and its earlier verified
+  // payments to the provider's endpoints) is at most paidSpreadShare of all it paid in the
+  // paidSpreadDays before the report. A payment is valued at its endpoint's listed price, and at
+  // least one USDC unit (a free endpoint's payments still count); sums are compared to a billionth
+  // of a dollar (float sums in another order agree). Evaluated only for verified successes.
+  const value = (price: SQL) => sql`greatest(${price}, 0.000001)`;
+  const spread = sql`left join lateral (
+      select coalesce(sum(${value(sql`ep.price_per_call`)}) filter (where ep.provider_id = e.provider_id), 0) + ${value(sql`e.price_per_call`)}
+               <= ${num(WEIGHTS.paidSpreadShare)} * (coalesce(sum(${value(sql`ep.price_per_call`)}), 0) + ${value(sql`e.price_per_call`)}) + 1e-9 as ok
+      from payment_evidence pw join endpoints ep on ep.id = pw.endpoint_id
+      where pe.status = 'verified' and b.success
+        and pw.network = pe.network and pw.payer = pe.payer and pw.status = 'verified' and pw.report_id <> b.id
+        and pw.created_at > b.created_at - ${num(WEIGHTS.paidSpreadDays)} * interval '1 day' and pw.created_at <= b.created_at
+    ) spread on true`;
   return sql`with batch as (
           update outcome_reports r set rolled_up = true
           where r.id in (
@@ -77,7 +92,8 @@ export function rollupStatement(limit: number): SQL {
         -- within the hour before the report; zero for the account that owns the endpoint's provider,
         -- and for one that owns a provider of another endpoint of the same capability. A report with
         -- verified payment evidence of a successful call counts as the paying wallet's (kind 'paid'),
-        -- at the paid weight; a failure with verified evidence counts as its sender's unpaid report
+        -- at the paid weight, when the wallet's spend is spread over providers (else as its sender's
+        -- unpaid report); a failure with verified evidence counts as its sender's unpaid report
         -- (x402 settles only once the answer is served, so the money proves the call, not the failure);
         -- zero when the wallet is the provider's; one whose evidence was rejected counts zero. An
         -- unpaid report from an account younger than newAccountDays, or with reports counted on fewer
@@ -102,6 +118,7 @@ export function rollupStatement(limit: number): SQL {
           from batch b left join endpoints e on e.id = b.endpoint_id left join providers p on p.id = e.provider_id
             left join payment_evidence pe on pe.report_id = b.id and b.reporter_kind <> 'probe'
             left join users u on u.id = b.user_id
+            ${spread}
         ),
         -- Per-reporter cap: each report counts, oldest first, only as far as the reporter's total for
         -- the endpoint-hour (before this batch, plus its earlier reports in this batch) leaves room.

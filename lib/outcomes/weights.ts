@@ -48,6 +48,20 @@ export const WEIGHTS = {
   paid: 8,
   /** A verified payment by the endpoint's own pay-to address or another of its provider's wallets. */
   providerPayer: 0,
+  /**
+   * The largest share of a wallet's verified spend over the last paidSpreadDays that one provider
+   * may take for the wallet's reports on it to weigh as paid (its price, plus what the wallet paid
+   * that provider before, at most this share of everything it paid; each payment valued at the
+   * endpoint's listed price). Beyond it a paid success counts as its sender's unpaid report.
+   * *Attack: a provider paying its own endpoint from wallets funded through an exchange*, which
+   * nothing on chain links to it: the money comes back, so the campaign cost only gas. A wallet
+   * that pays one provider only is exactly what that campaign looks like, and an agent's wallet
+   * pays the providers of the many jobs it does. To weigh, a washer's wallet must now spend as much
+   * with other providers, money that does not come back.
+   */
+  paidSpreadShare: 0.5,
+  /** The window of a wallet's spend that paidSpreadShare reads. */
+  paidSpreadDays: 7,
   /** A report whose payment evidence the chain contradicts (forged, reused, underpaid, misdirected...). */
   rejectedEvidence: 0,
   /**

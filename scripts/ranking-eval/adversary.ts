@@ -12,6 +12,7 @@ import { DAY, HOUR, type Network, type TrueCapability } from "./network";
 import { stream } from "./random";
 import type { TruthBook } from "./truth";
 import type { SimPayment } from "./ledger";
+import { WEIGHTS } from "@/lib/outcomes/weights";
 
 export type AdversaryKind =
   | "none"
@@ -25,6 +26,7 @@ export type AdversaryKind =
   | "aged_active_accounts"
   | "wash_trading"
   | "wash_trading_unlinked"
+  | "wash_trading_spread"
   | "paid_false_failures";
 
 export const ADVERSARIES: Record<Exclude<AdversaryKind, "none">, { description: string; listed: boolean }> = {
@@ -47,6 +49,11 @@ export const ADVERSARIES: Record<Exclude<AdversaryKind, "none">, { description: 
     listed: true,
   },
   wash_trading_unlinked: { description: "the same from 50 wallets funded through an exchange, so that nothing links them to the provider", listed: false },
+  wash_trading_spread: {
+    description:
+      "the same unlinked wallets, each also paying (and reporting) calls to the cheapest other priced endpoint of the capability just before each call to B2, as much as the spread rule asks (at least B2's price)",
+    listed: false,
+  },
   paid_false_failures: {
     description: "B2's provider pays for real calls to B1 from 20 wallets (one per wallet an hour, all week) and reports each as failed",
     listed: true,
@@ -140,6 +147,18 @@ function hourOfAttack(kind: AdversaryKind, network: Network, cap: TrueCapability
     for (let w = 0; w < 50; w++) {
       const payment = { wallet: `wash:${cap.index}:${w}`, provider: kind === "wash_trading" };
       emit(hour + Math.floor(r.next() * HOUR), address(6, cap.index * 64 + w), b2.id, true, fast, b2.price > 0 ? payment : undefined, 0);
+    }
+  } else if (kind === "wash_trading_spread") {
+    // Each wallet's spend must be spread over providers to weigh as paid (WEIGHTS.paidSpreadShare):
+    // real calls to another provider first, money that does not come back, then B2 (money that does).
+    const others = cap.endpoints.filter((e, i) => i !== targets.b1 && i !== targets.b2 && e.price > 0).sort((a, b) => a.price - b.price || (a.id < b.id ? -1 : 1));
+    const other = others[0];
+    for (let w = 0; w < 50 && b2.price > 0; w++) {
+      const payment = { wallet: `spread:${cap.index}:${w}`, provider: false };
+      const at = hour + Math.floor(r.next() * (HOUR - 60_000));
+      const principal = address(6, cap.index * 64 + w);
+      if (other) for (let k = 0; k < Math.ceil((b2.price * (1 - WEIGHTS.paidSpreadShare)) / WEIGHTS.paidSpreadShare / other.price - 1e-9); k++) emit(at + k * 100, principal, other.id, true, other.p50, payment, other.price);
+      emit(at + 30_000, principal, b2.id, true, fast, payment, 0);
     }
   } else if (kind === "paid_false_failures") {
     for (let w = 0; w < 20; w++) {

@@ -84,9 +84,14 @@ export class MemoryLedger implements Ledger {
   private totals = new Map<string, number>();
   private hourly = new Map<string, Map<number, HourRow>>();
   private anonymousKeys = new Map<string, string>();
+  /** Listed price of each endpoint (a payment's value for the wallet's spread). */
+  private prices = new Map<string, number>();
+  /** payment_evidence per wallet: every payment added, all of it and per provider (the sim has one provider per endpoint). */
+  private spend = new Map<string, { all: SpendLog; byProvider: Map<string, SpendLog> }>();
 
   constructor(setup: LedgerSetup) {
     for (const e of setup.endpoints) {
+      this.prices.set(e.id, e.price);
       this.owners.set(e.id, e.ownerUserId);
       this.capabilityOf.set(e.id, e.capabilityId);
       if (!this.ownersIn.has(e.capabilityId)) this.ownersIn.set(e.capabilityId, new Set());
@@ -104,6 +109,27 @@ export class MemoryLedger implements Ledger {
 
   addReport(r: SimReport): void {
     this.pending.push(r);
+    // Its evidence is stored with it, whatever the report weighs (the rollup reads it for the wallet's spread).
+    if (r.principal && r.payment) {
+      let s = this.spend.get(r.payment.wallet);
+      if (!s) this.spend.set(r.payment.wallet, (s = { all: new SpendLog(), byProvider: new Map() }));
+      const value = paymentValue(this.prices.get(r.endpointId) ?? 0);
+      s.all.add(r.at, value);
+      let p = s.byProvider.get(r.endpointId);
+      if (!p) s.byProvider.set(r.endpointId, (p = new SpendLog()));
+      p.add(r.at, value);
+    }
+  }
+
+  /**
+   * The wallet's spread (WEIGHTS.paidSpreadShare): what it paid this endpoint's provider in the
+   * paidSpreadDays up to the report, this call included, is at most that share of all it paid.
+   */
+  private spreadOk(r: SimReport, wallet: string): boolean {
+    const s = this.spend.get(wallet)!;
+    const from = r.at - WEIGHTS.paidSpreadDays * 86_400_000;
+    const here = s.byProvider.get(r.endpointId)!.sum(from, r.at);
+    return here <= WEIGHTS.paidSpreadShare * s.all.sum(from, r.at) + 1e-9;
   }
 
   async count(): Promise<Set<string>> {
@@ -144,7 +170,7 @@ export class MemoryLedger implements Ledger {
     const evidence = sender.kind !== "probe" && r.payment ? r.payment : null;
     // A verified paid report of a success counts as the paying wallet's (kind "paid"), whoever sent it;
     // a failure with evidence counts as the sender's unpaid report (the provider's wallet: 0 either way).
-    const paid = evidence && r.success ? evidence : null;
+    const paid = evidence && r.success && this.spreadOk(r, evidence.wallet) ? evidence : null;
     const kind = paid ? "paid" : sender.kind;
     const key = paid ? `p:${paid.wallet}` : sender.key;
     const hour = hourOf(r.at);
@@ -234,5 +260,38 @@ export class MemoryLedger implements Ledger {
     if (this.totals.size > 200_000) {
       for (const key of this.totals.keys()) if (Number(key.split("|")[1]) < hourOf(cutoff)) this.totals.delete(key);
     }
+  }
+}
+
+/** A payment's value for the wallet's spread: the endpoint's listed price, at least one USDC unit (as the rollup). */
+const paymentValue = (price: number) => Math.max(price, 0.000001);
+
+/** Payments of one wallet (to one provider, or to all) in time order, with prefix sums: sum over (from, to]. */
+class SpendLog {
+  private at: number[] = [];
+  private prefix: number[] = [0];
+
+  add(at: number, value: number): void {
+    let i = this.at.length;
+    while (i > 0 && this.at[i - 1] > at) i--;
+    this.at.splice(i, 0, at);
+    this.prefix.splice(i + 1, 0, this.prefix[i] + value);
+    for (let j = i + 2; j < this.prefix.length; j++) this.prefix[j] += value;
+  }
+
+  /** Sum of the values at times in (from, to]. */
+  sum(from: number, to: number): number {
+    return this.prefix[this.upper(to)] - this.prefix[this.upper(from)];
+  }
+
+  /** How many entries are at or before t. */
+  private upper(t: number): number {
+    let lo = 0, hi = this.at.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.at[mid] <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 }

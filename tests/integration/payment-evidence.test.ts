@@ -198,8 +198,8 @@ describe("payment evidence on a local chain", () => {
 
 describe("how paid reports weigh", () => {
   /** A fresh endpoint asking what `ep` asks (its 402 as the probe saw it). */
-  async function paidEndpoint(): Promise<string> {
-    const id = await addEndpoint(t.db, { price: 0.01 });
+  async function paidEndpoint(price = 0.01, providerId?: string): Promise<string> {
+    const id = await addEndpoint(t.db, { price, providerId });
     await t.db.execute(sql`update endpoints set network = 'base-sepolia', networks = '{base-sepolia}',
       payment_seen = (select payment_seen from endpoints where id = ${ep}::uuid) where id = ${id}::uuid`);
     return id;
@@ -212,6 +212,18 @@ describe("how paid reports weigh", () => {
   }
   const paidReport = async (endpointId: string, from: PrivateKeyAccount, success = true) =>
     recordOutcome(t.db, { endpoint_id: endpointId, success, payment: { network: "base-sepolia", transaction: await pay(from) } }, anonymous("203.0.113.9"));
+  /**
+   * A verified payment of `units` by `from` to an endpoint of its own new provider, listed at that
+   * price: spend with another provider, so that the wallet's paid reports elsewhere weigh as paid
+   * (WEIGHTS.paidSpreadShare).
+   */
+  async function spendElsewhere(from: PrivateKeyAccount, units: bigint, providerId?: string): Promise<void> {
+    const id = await paidEndpoint(Number(units) / 1e6, providerId);
+    const tx = await transfer(from, payTo.address, units);
+    expect((await recordOutcome(t.db, { endpoint_id: id, success: true, payment: { network: "base-sepolia", transaction: tx } }, anonymous("203.0.113.200"))).payment_evidence).toBe("verified");
+  }
+  // The shared payer is an agent's wallet: it has paid other providers before (0.50 USDC).
+  beforeAll(() => spendElsewhere(payer, 500_000n), 30_000);
 
   it("weighs a verified paid report WEIGHTS.paid even from an address, and counts it against the paying wallet", async () => {
     const e = await paidEndpoint();
@@ -252,11 +264,36 @@ describe("how paid reports weigh", () => {
     // 6 wallets at their own cap (8 plain paid reports of 8) would add 384.
     for (let w = 0; w < 6; w++) {
       const wallet = await funded();
+      await spendElsewhere(wallet, 100_000n);
       for (let i = 0; i < 8; i++) await paidReport(e, wallet);
     }
     await rollUpAll(t.db);
     expect(await rollupOf(t.db, e)).toMatchObject({ reports: 48, w_total: CAPS.paidPerEndpoint });
     expect((await getObservedFigures(t.db, [e])).get(e)).toMatchObject({ paid_reports_7d: 48, distinct_payers_7d: 6 });
+  }, 60_000);
+
+  it("weighs a wallet's paid reports as paid only while one provider takes at most half its spend (unlinked wash trading)", async () => {
+    const e = await paidEndpoint();
+    const [{ provider_id: provider }] = await queryRows<{ provider_id: string }>(t.db, sql`select provider_id::text from endpoints where id = ${e}::uuid`);
+    const account = await addAccount(t.db, "spread");
+    // A wallet nothing links to the provider, paying only that provider (this endpoint and another of its own):
+    // as its senders' unpaid reports, an address's 0 and an account's 4.
+    const wallet = await funded();
+    await paidReport(e, wallet);
+    await spendElsewhere(wallet, 40_000n, provider);
+    const tx = await pay(wallet);
+    await recordOutcome(t.db, { endpoint_id: e, success: true, payment: { network: "base-sepolia", transaction: tx } }, account);
+    await rollUpAll(t.db);
+    expect(await rollupOf(t.db, e)).toMatchObject({ reports: 2, w_total: WEIGHTS.authenticated });
+    // 0.085 paid to another provider: this provider's 0.06 so far plus the next call stays within half
+    // twice (0.07 of 0.155, 0.08 of 0.165), not a third time (0.09 of 0.175).
+    await spendElsewhere(wallet, 85_000n);
+    for (let i = 0; i < 3; i++) await paidReport(e, wallet);
+    await rollUpAll(t.db);
+    expect(WEIGHTS.paidSpreadShare).toBe(0.5);
+    expect(await rollupOf(t.db, e)).toMatchObject({ reports: 5, w_total: WEIGHTS.authenticated + 2 * WEIGHTS.paid });
+    // Still a verified paid call on the endpoint's figures: the chain shows it, whatever it weighed.
+    expect((await getObservedFigures(t.db, [e])).get(e)).toMatchObject({ paid_reports_7d: 5, distinct_payers_7d: 1 });
   }, 60_000);
 
   it("holds a report whose RPC was unavailable out of the rollup, and counts it as paid once the re-check reaches the chain", async () => {

@@ -26,7 +26,8 @@ describe("the evaluation's report counting", () => {
   // reporting false failures; about 3,000 reports through the rollup statement, counted every 5 minutes.
   const config: WorldConfig = { seed: 7, capabilities: 4, days: 0.25, callsPerHour: 40, policy: "capdex", adversary: "false_failures", countEveryMinutes: 5 };
 
-  it("gives the same rollups and the same answers through the rollup job's statement as in memory", async () => {
+  /** The simulation through both ledgers (the statement on `db`): their counts, answers and rollups must agree. */
+  async function bothLedgers(config: WorldConfig, db: TestDb["db"]) {
     let sqlRows: (id: string) => HourRow[] = () => [];
     const memoryRows = new Map<string, HourRow[]>();
     const answers = { memory: [] as Answer[], sql: [] as Answer[] };
@@ -48,19 +49,37 @@ describe("the evaluation's report counting", () => {
       ...config,
       onAnswer: (...a) => answers.sql.push(a),
       ledger: async (setup) => {
-        const l = await openSqlLedger(t.db, setup);
+        const l = await openSqlLedger(db, setup);
         sqlRows = (id) => [...l.rows(id).values()].sort((a, b) => a.hour - b.hour);
         return l;
       },
     });
     expect(real.counts).toEqual(memory.counts);
-    expect(memory.counts.attackReports).toBeGreaterThan(500);
     expect(answers.sql.length).toBeGreaterThan(150);
     expect(answers.sql).toEqual(answers.memory);
     for (const [id, rows] of memoryRows) expect(sqlRows(id)).toEqual(rows);
+    return memory.counts;
+  }
+
+  it("gives the same rollups and the same answers through the rollup job's statement as in memory", async () => {
+    const counts = await bothLedgers(config, t.db);
+    expect(counts.attackReports).toBeGreaterThan(500);
     // Weight was counted (probes, API keys), and the attack's was not.
     const [w] = await queryRows<{ w: number }>(t.db, sql`select sum(w_total)::float8 as w from outcome_rollups`);
     expect(Number(w.w)).toBeGreaterThan(1000);
+  }, 180_000);
+
+  it("agrees on paid reports too: each wallet's spread over providers (unlinked wash trading spread over rivals)", async () => {
+    const db = await createTestDb({ seed: "catalogue" });
+    try {
+      const counts = await bothLedgers({ ...config, adversary: "wash_trading_spread", days: 0.5 }, db.db);
+      expect(counts.paidAttackReports).toBeGreaterThan(500);
+      // Some paid reports weighed as paid and some did not (the wallets' first calls to B2 come before their spread).
+      const [r] = await queryRows<{ paid: number }>(db.db, sql`select count(*)::int as paid from reporter_weights where reporter_key like 'p:%'`);
+      expect(Number(r.paid)).toBeGreaterThan(0);
+    } finally {
+      await db.close();
+    }
   }, 180_000);
 });
 

@@ -1,0 +1,1 @@
+CREATE INDEX "payment_evidence_payer_idx" ON "payment_evidence" USING btree ("network","payer","created_at");
