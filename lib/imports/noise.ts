@@ -97,13 +97,18 @@ const MINT = [
   /\bnft\s+collection\s+(?:featuring|of|with)\b/i,
 ];
 
+// A path segment that ends with the word "mint", perhaps versioned: `/mint`, `/mint-1000`, `/mint-v2`,
+// `/x402-mint`, `/nft-mint/api/verify-and-mint` (the endpoint sells the mint). Not `/tokens/minted`
+// (a read of what was minted) nor `/mint-info` (a Solana token's mint address is read there).
+const MINT_PATH = /(?:^|\/)(?:[^/]*[-_])?mint(?:[-_]v?\d+)?(?:\/|$)/i;
+
 /** The noise one item shows by itself (no other listing needed), or null. */
 export function noiseOfItem(item: ParsedItem): NoiseReason | null {
   const accepts = item.paymentSeen.accepts;
   if (accepts.length && accepts.every((a) => TESTNETS.has(a.network))) return "testnet_only";
   const d = item.description;
   const path = new URL(item.url).pathname;
-  if (MINT.some((re) => re.test(d)) || /\/mint(?:\/|$)/i.test(path)) return "token_mint";
+  if (MINT.some((re) => re.test(d)) || MINT_PATH.test(path)) return "token_mint";
   if (PAYWALL.some((re) => re.test(d)) || CID.test(path)) return "content_paywall";
   const n = norm(d);
   const bare = n.replace(QUESTFLOW, "").trim();

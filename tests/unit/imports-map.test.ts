@@ -1,7 +1,17 @@
 // The mapping decision (lib/imports/map.ts, decideMapping): list only when the whole is confident
-// enough, the parts read alone back its answer, and no part confidently names another capability.
+// enough, the parts read alone back its answer, and no part confidently names another capability;
+// and the listing's own name and path not contradicting the capability (contradiction).
 import { describe, expect, it } from "vitest";
-import { CONFLICT_THRESHOLD, decideMapping, MAP_THRESHOLD, SUPPORT_THRESHOLD } from "@/lib/imports/map";
+import { parseItem, type ParsedItem } from "@/lib/imports/item";
+import { CONFLICT_THRESHOLD, contradiction, createMapper, decideMapping, DESCRIPTION_CONFLICT_THRESHOLD, MAP_THRESHOLD, SUPPORT_THRESHOLD } from "@/lib/imports/map";
+import { memoryRegistry } from "../../scripts/eval-mapping";
+import { v2Item } from "../helpers/catalogue-server";
+
+function v2(url: string, opts: Parameters<typeof v2Item>[1] = {}): ParsedItem {
+  const r = parseItem(v2Item(url, opts), null);
+  if (!r.ok) throw new Error(`fixture does not parse: ${r.reason}`);
+  return r.item;
+}
 
 const c = (capability_id: string, confidence: number) => ({ capability_id, confidence });
 
@@ -48,4 +58,51 @@ describe("decideMapping", () => {
     expect(decideMapping({ combined: [c("a.b", 0.9)], parts: { ...parts, fields: [c("c.d", 0.6)] } }, { conflict: 0.5 }).capabilityId).toBeNull();
     expect(decideMapping({ combined: [c("a.b", 0.9)], parts }, { support: 2.5 }).refused).toBe("weak_support");
   });
+});
+
+describe("the description's veto", () => {
+  it("vetoes from DESCRIPTION_CONFLICT_THRESHOLD, where the other parts need CONFLICT_THRESHOLD", () => {
+    // The whole pulled to token metadata by its path and fields, the description sure of a token profile.
+    const answers = (part: "description" | "path") => ({
+      combined: [c("crypto.token_metadata", 0.95)],
+      parts: { [part]: [c("onchain.token_profile", DESCRIPTION_CONFLICT_THRESHOLD)], fields: [c("crypto.token_metadata", 1)] },
+    });
+    expect(DESCRIPTION_CONFLICT_THRESHOLD).toBeLessThan(CONFLICT_THRESHOLD);
+    expect(decideMapping(answers("description"))).toMatchObject({ capabilityId: null, refused: "conflict:description" });
+    expect(decideMapping(answers("path")).capabilityId).toBe("crypto.token_metadata");
+    // A lower `conflict` still applies to the description.
+    expect(decideMapping({ combined: [c("a.b", 0.9)], parts: { description: [c("c.d", 0.6)], path: [c("a.b", 1)] } }, { conflict: 0.5 }).refused).toBe("conflict:description");
+  });
+});
+
+describe("contradiction: the listing's own name or path against the capability", () => {
+  const lookup = { id: "social.profile_lookup", title: "Social profile lookup" };
+  const fundamentals = { id: "finance.company_fundamentals", title: "Company financials" };
+  it("refuses a persona (a role's name) under a capability of data", () => {
+    const persona = v2("https://advisors-x402.dev/financial_analyst", { description: "Financial modeling, KPI analysis, profitability analysis and variance analysis" });
+    expect(contradiction(persona, fundamentals)).toBe("persona");
+    expect(contradiction(v2("https://advisors-x402.dev/social-media-manager", { description: "Generate engaging social media posts and hashtag strategies" }), { id: "social.post_search", title: "Social post search" })).toBe("persona");
+    expect(contradiction(v2("https://advisors-x402.dev/chat", { description: "Plan airdrop sizing and eligibility", serviceName: "Airdrop Economics Planner" }), { id: "defi.airdrops", title: "Airdrop tracker" })).toBe("persona");
+    // Advice, and a profession's own work (marketing, legal), are what a persona sells.
+    expect(contradiction(persona, { id: "agents.expert_advice", title: "Expert advisor" })).toBeNull();
+    expect(contradiction(v2("https://advisors-x402.dev/growth_strategist", { description: "Go-to-market plans" }), { id: "marketing.strategy", title: "Marketing and growth plan" })).toBeNull();
+    // A role word inside the path is not the listing's name; an agent is a seller's tool, not a role.
+    expect(contradiction(v2("https://mesh-x402.dev/agents/AnalystAgent/company_financials", { description: "Income statement and balance sheet of a company" }), fundamentals)).toBeNull();
+  });
+
+  it("refuses a path that creates or changes something under a lookup or a search", () => {
+    const create = v2("https://links-x402.dev/api/x402/create-profile", { description: "Create an agent profile" });
+    expect(contradiction(create, lookup)).toBe("action");
+    expect(contradiction(v2("https://links-x402.dev/api/profiles/update", { description: "Profile" }), lookup)).toBe("action");
+    expect(contradiction(create, { id: "agents.register", title: "Register agent" })).toBeNull();
+    expect(contradiction(v2("https://links-x402.dev/api/profile", { description: "Public profile of an account" }), lookup)).toBeNull();
+  });
+
+  it("keeps such a listing out of the mapping, with the reason, on the real registry", async () => {
+    const map = await createMapper(memoryRegistry());
+    const persona = map(v2("https://advisors-x402.dev/financial_analyst", { description: "Financial modeling, KPI analysis, profitability analysis, variance analysis, and data-driven financial insights" }));
+    expect(persona).toMatchObject({ capabilityId: null, refused: "persona" });
+    expect(persona.candidates[0]?.capability_id).toBe("finance.company_fundamentals");
+    expect(map(v2("https://nimbus-x402.dev/v1/weather/current", { description: "Current weather conditions for a city: temperature, wind and humidity" })).capabilityId).toBe("weather.current");
+  }, 60_000);
 });

@@ -78,6 +78,13 @@ describe("noise of one item", () => {
     expect(noiseOfItem(v2("https://coin-x402.dev/buy", { description: "$ZAP" }))).toBe("token_mint");
     expect(noiseOfItem(v2("https://coin-x402.dev/buy", { description: "Buy 5 USDC worth of ZAP tokens" }))).toBe("token_mint");
     expect(noiseOfItem(v2("https://coin-x402.dev/art", { description: "A generative art NFT collection of abstract curves" }))).toBe("token_mint");
+    // "mint" as a word of a path segment, whatever the description says.
+    expect(noiseOfItem(v2("https://coin-x402.dev/x402/nft-mint/api/verify-and-mint", { description: "Botpay NFT minting API access" }))).toBe("token_mint");
+    expect(noiseOfItem(v2("https://coin-x402.dev/mint-1000", { description: "Premium pack, best value" }))).toBe("token_mint");
+    expect(noiseOfItem(v2("https://coin-x402.dev/api/projects/curves/x402_mint", { description: "A generative artwork of your own" }))).toBe("token_mint");
+    // A read of what was minted, or of a token's mint address, is not one.
+    expect(noiseOfItem(v2("https://api.chainlens-x402.dev/tokens/minted", { description: "Returns the newest tokens minted on the chain, with their creators" }))).toBeNull();
+    expect(noiseOfItem(v2("https://api.chainlens-x402.dev/solana/mint-info", { description: "Supply, decimals and authorities of a Solana token by its mint address" }))).toBeNull();
   });
 });
 
