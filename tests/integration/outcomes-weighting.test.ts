@@ -340,6 +340,8 @@ describe("accounts together, and new accounts", () => {
     const good = await addAccount(t.db, "excess-b");
     const other = await addAccount(t.db, "excess-c");
     for (let i = 0; i < 3; i++) await recordOutcome(t.db, report(ep, true), good);
+    // Strictly later (reports of one millisecond are counted in id order, which is random).
+    await new Promise((r) => setTimeout(r, 5));
     for (let i = 0; i < 4; i++) await recordOutcome(t.db, report(ep, false), other);
     await rollUpAll(t.db);
     expect(await rollupOf(t.db, ep)).toMatchObject({ reports: 13, successes: 3, w_success: 12, w_total: 12 + 16 + 4 });
@@ -355,6 +357,7 @@ describe("accounts together, and new accounts", () => {
     const bad = await addAccount(t.db, "excess-e");
     // Half the calls failed: 8 successes and 8 failures of 4 each, all counted (a 50% rate shows as 50%).
     for (let i = 0; i < 8; i++) await recordOutcome(t.db, report(ep, true), good);
+    await new Promise((r) => setTimeout(r, 5));
     for (let i = 0; i < 8; i++) await recordOutcome(t.db, report(ep, false), bad);
     await rollUpAll(t.db);
     expect(await rollupOf(t.db, ep)).toMatchObject({ reports: 16, w_success: 32, w_total: 64 });
