@@ -71,13 +71,13 @@ export function rollupStatement(limit: number): SQL {
   const paidCall = sql`(pe.status is not distinct from 'verified' and b.success and spread.ok)`;
   // The wallet's spread: what it paid this endpoint's provider (this call, and its earlier verified
   // payments to the provider's endpoints) is at most paidSpreadShare of all it paid in the
-  // paidSpreadDays before the report. A payment is valued at its endpoint's listed price, and at
-  // least one USDC unit (a free endpoint's payments still count); sums are compared to a billionth
-  // of a dollar (float sums in another order agree). Evaluated only for verified successes.
-  const value = (price: SQL) => sql`greatest(${price}, 0.000001)`;
+  // paidSpreadDays before the report. A payment is valued at its endpoint's listed price, at least
+  // paidSpreadMinValue. Evaluated only for verified successes.
+  const value = (price: SQL) => sql`greatest(${price}, ${num(WEIGHTS.paidSpreadMinValue)})`;
+  const mine = value(sql`e.price_per_call`);
   const spread = sql`left join lateral (
-      select coalesce(sum(${value(sql`ep.price_per_call`)}) filter (where ep.provider_id = e.provider_id), 0) + ${value(sql`e.price_per_call`)}
-               <= ${num(WEIGHTS.paidSpreadShare)} * (coalesce(sum(${value(sql`ep.price_per_call`)}), 0) + ${value(sql`e.price_per_call`)}) + 1e-9 as ok
+      select coalesce(sum(${value(sql`ep.price_per_call`)}) filter (where ep.provider_id = e.provider_id), 0) + ${mine}
+               <= ${num(WEIGHTS.paidSpreadShare)} * (coalesce(sum(${value(sql`ep.price_per_call`)}), 0) + ${mine}) + ${num(WEIGHTS.paidSpreadTolerance)} as ok
       from payment_evidence pw join endpoints ep on ep.id = pw.endpoint_id
       where pe.status = 'verified' and b.success
         and pw.network = pe.network and pw.payer = pe.payer and pw.status = 'verified' and pw.report_id <> b.id

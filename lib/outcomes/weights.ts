@@ -62,6 +62,10 @@ export const WEIGHTS = {
   paidSpreadShare: 0.5,
   /** The window of a wallet's spend that paidSpreadShare reads. */
   paidSpreadDays: 7,
+  /** The least a payment counts for in the spread (USD): one USDC unit, so a free endpoint's payments still count. */
+  paidSpreadMinValue: 0.000001,
+  /** Slack of the spread's comparison (USD): sums added in another order (SQL, the evaluation's ledger) agree. */
+  paidSpreadTolerance: 1e-9,
   /** A report whose payment evidence the chain contradicts (forged, reused, underpaid, misdirected...). */
   rejectedEvidence: 0,
   /**

@@ -153,11 +153,14 @@ function hourOfAttack(kind: AdversaryKind, network: Network, cap: TrueCapability
     // real calls to another provider first, money that does not come back, then B2 (money that does).
     const others = cap.endpoints.filter((e, i) => i !== targets.b1 && i !== targets.b2 && e.price > 0).sort((a, b) => a.price - b.price || (a.id < b.id ? -1 : 1));
     const other = others[0];
+    // Calls to the rival that keep B2's share of the wallet's spend at paidSpreadShare: (1 - share) / share of B2's price.
+    const share = WEIGHTS.paidSpreadShare;
+    const rivalCalls = other ? Math.ceil((b2.price * (1 - share)) / share / other.price - WEIGHTS.paidSpreadTolerance) : 0;
     for (let w = 0; w < 50 && b2.price > 0; w++) {
       const payment = { wallet: `spread:${cap.index}:${w}`, provider: false };
       const at = hour + Math.floor(r.next() * (HOUR - 60_000));
       const principal = address(6, cap.index * 64 + w);
-      if (other) for (let k = 0; k < Math.ceil((b2.price * (1 - WEIGHTS.paidSpreadShare)) / WEIGHTS.paidSpreadShare / other.price - 1e-9); k++) emit(at + k * 100, principal, other.id, true, other.p50, payment, other.price);
+      for (let k = 0; k < rivalCalls; k++) emit(at + k * 100, principal, other!.id, true, other!.p50, payment, other!.price);
       emit(at + 30_000, principal, b2.id, true, fast, payment, 0);
     }
   } else if (kind === "paid_false_failures") {

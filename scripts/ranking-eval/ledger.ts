@@ -129,7 +129,7 @@ export class MemoryLedger implements Ledger {
     const s = this.spend.get(wallet)!;
     const from = r.at - WEIGHTS.paidSpreadDays * 86_400_000;
     const here = s.byProvider.get(r.endpointId)!.sum(from, r.at);
-    return here <= WEIGHTS.paidSpreadShare * s.all.sum(from, r.at) + 1e-9;
+    return here <= WEIGHTS.paidSpreadShare * s.all.sum(from, r.at) + WEIGHTS.paidSpreadTolerance;
   }
 
   async count(): Promise<Set<string>> {
@@ -263,8 +263,8 @@ export class MemoryLedger implements Ledger {
   }
 }
 
-/** A payment's value for the wallet's spread: the endpoint's listed price, at least one USDC unit (as the rollup). */
-const paymentValue = (price: number) => Math.max(price, 0.000001);
+/** A payment's value for the wallet's spread: the endpoint's listed price, at least paidSpreadMinValue (as the rollup). */
+const paymentValue = (price: number) => Math.max(price, WEIGHTS.paidSpreadMinValue);
 
 /** Payments of one wallet (to one provider, or to all) in time order, with prefix sums: sum over (from, to]. */
 class SpendLog {

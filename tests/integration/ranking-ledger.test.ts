@@ -74,9 +74,19 @@ describe("the evaluation's report counting", () => {
     try {
       const counts = await bothLedgers({ ...config, adversary: "wash_trading_spread", days: 0.5 }, db.db);
       expect(counts.paidAttackReports).toBeGreaterThan(500);
-      // Some paid reports weighed as paid and some did not (the wallets' first calls to B2 come before their spread).
-      const [r] = await queryRows<{ paid: number }>(db.db, sql`select count(*)::int as paid from reporter_weights where reporter_key like 'p:%'`);
+      // Both branches of the rule were taken, and both ledgers agreed on them above: paid successes
+      // counted against their wallet (spread), and paid successes whose wallet has no paid weight in
+      // that endpoint-hour (not spread: counted as their sender's).
+      const [r] = await queryRows<{ paid: number; unspread: number }>(
+        db.db,
+        sql`select (select count(*)::int from reporter_weights where reporter_key like 'p:%') as paid,
+                   (select count(*)::int from payment_evidence pe join outcome_reports o on o.id = pe.report_id
+                    where pe.status = 'verified' and o.success and not exists (
+                      select 1 from reporter_weights rw where rw.endpoint_id = o.endpoint_id
+                        and rw.hour = date_trunc('hour', o.created_at) and rw.reporter_key = 'p:' || pe.network || ':' || pe.payer)) as unspread`,
+      );
       expect(Number(r.paid)).toBeGreaterThan(0);
+      expect(Number(r.unspread)).toBeGreaterThan(0);
     } finally {
       await db.close();
     }
