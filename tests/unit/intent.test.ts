@@ -22,11 +22,19 @@ type Registry = {
 };
 
 const root = path.resolve(__dirname, "../..");
+const readJsonl = <T,>(file: string): T[] =>
+  readFileSync(path.join(root, file), "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
+/** Unservable needs of the set that the grown registry serves, relabelled blind (as `npm run eval:intents` scores them). */
+const relabelled = new Map(
+  readJsonl<{ set: string; intent: string; expected: string[] }>("tests/eval/unservable-relabelled.jsonl")
+    .filter((r) => r.set === "blind")
+    .map((r) => [r.intent, r.expected]),
+);
 /** tests/eval/intents-blind.jsonl, read once for every test below. */
-const blindCases = readFileSync(path.join(root, "tests/eval/intents-blind.jsonl"), "utf8")
-  .split("\n")
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as BlindCase);
+const blindCases = readJsonl<BlindCase>("tests/eval/intents-blind.jsonl").map((c) => (c.expected.length ? c : { ...c, expected: relabelled.get(c.intent) ?? [] }));
 const registry = JSON.parse(readFileSync(path.join(root, "lib/registry/capabilities.json"), "utf8")) as Registry;
 const titles = new Map(registry.categories.map((c) => [c.id, c.title]));
 const docs: IntentDoc[] = registry.capabilities.map((c) => {
@@ -333,10 +341,12 @@ function score(cases: { intent: string; expected: string[] }[]) {
 describe("blind evaluation set (tests/eval/intents-blind.jsonl)", () => {
   const cases = blindCases;
 
-  it("has 1,200+ servable needs (10+ per capability, every style) and 200+ unservable ones, split in two", () => {
+  it("has 1,200+ servable needs (10+ per capability, every style) and 180+ unservable ones, split in two", () => {
     const servable = cases.filter((c) => c.expected.length);
     expect(servable.length).toBeGreaterThanOrEqual(1200);
-    expect(cases.length - servable.length).toBeGreaterThanOrEqual(200);
+    // 200 written as unservable, 14 of which the grown registry serves (relabelled).
+    expect(relabelled.size).toBe(14);
+    expect(cases.length - servable.length).toBe(200 - relabelled.size);
     // Written for the starter registry's 100 capabilities; the registry has grown since (the people
     // and fresh sets cover the others).
     const covered = registry.capabilities.filter((c) => servable.filter((x) => x.expected.includes(c.id)).length >= 10);
