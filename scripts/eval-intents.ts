@@ -41,7 +41,7 @@ const asJson = args.includes("--json");
  * Their labels then mean what their labellers meant: the best of those 100, or none.
  */
 const starterOnly = opt("--registry") === "starter";
-const STARTER_CAPABILITIES = 100;
+export const STARTER_CAPABILITIES = 100;
 const originalLabels = args.includes("--original-labels") || starterOnly;
 
 /** The starter registry (lib/registry/capabilities.json) as the intent index reads it. */
