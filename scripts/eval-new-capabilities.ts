@@ -13,7 +13,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { deserialize, serialize } from "node:v8";
-import { buildIntentIndex, resolveNeed, type IntentDoc } from "../lib/discovery/intent";
+import { buildIntentIndex, readNeed, resolveNeed, type IntentDoc } from "../lib/discovery/intent";
 import { loadIntentModel, type IntentModel } from "../lib/discovery/intent/model";
 import { modelFromTrained, TRAIN_DEFAULTS } from "../lib/discovery/intent/train";
 import { loadCases, loadDocs } from "./eval-intents";
@@ -72,6 +72,15 @@ const taken = (index: typeof full) => unservable.filter((c) => heldOut.has(resol
 const trainedTop1 = top1(full);
 const newTop1 = top1(fresh);
 const lexicalTop1 = top1(lexicalOnly);
+// As discover reads needs (readNeed): the sentence encoder's head knows the shipped model's classes
+// only, so it helps the trained capabilities and not those added at run time (their model has other classes).
+const top1Read = async (index: typeof full) => {
+  let right = 0;
+  for (const c of cases) if (c.expected.includes((await readNeed(index, c.intent)).best?.capability_id ?? "")) right++;
+  return right / cases.length;
+};
+const trainedRead = await top1Read(full);
+const newRead = await top1Read(fresh);
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const splits = [...new Set(cases.map((c) => c.split))].sort();
 const bySplit = splits.map((sp) => {
@@ -86,6 +95,7 @@ console.log(
     `top-1, shipped model (trained on their corpus needs):   ${pct(trainedTop1)}`,
     `top-1, added at run time (run-time classes):            ${pct(newTop1)}  = ${pct(newTop1 / trainedTop1)} of the trained figure (target >= ${pct(TARGET)})`,
     `top-1, added at run time, lexical index alone:          ${pct(lexicalTop1)}  = ${pct(lexicalTop1 / trainedTop1)} of the trained figure`,
+    `as discover reads needs (with the sentence encoder, which knows the trained classes only): trained ${pct(trainedRead)}, added at run time ${pct(newRead)} = ${pct(newRead / trainedRead)}`,
     `by split (dev: looked at while tuning the run-time classes; the rest only scored):`,
     ...bySplit,
     `unservable needs (${unservable.length}) answered with a held-out capability: shipped ${taken(full)}, run-time classes ${taken(fresh)}, lexical alone ${taken(lexicalOnly)}`,

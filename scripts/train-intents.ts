@@ -42,7 +42,7 @@ function readJsonl<T>(file: string): T[] {
  * The corpus and the registry's texts, without the capabilities in `exclude` (they stay unknown to the
  * model), and without the corpus needs of those in `textsOnly` (they learn from their registry texts).
  */
-function loadSamples(registry: Registry, exclude: ReadonlySet<string>, textsOnly: ReadonlySet<string>): Sample[] {
+export function loadSamples(registry: Registry, exclude: ReadonlySet<string>, textsOnly: ReadonlySet<string>): Sample[] {
   const known = new Set(registry.capabilities.map((c) => c.id).filter((id) => !exclude.has(id)));
   const dir = join(root, "data/intents/train");
   const samples: Sample[] = [];

@@ -9,6 +9,7 @@ import { splitParts } from "./intent/hints";
 import { lexicalGuesses, resolveLexical, type IntentCandidate, type IntentResolution } from "./intent/lexical";
 import { extensionLogits, MAX_EXTENSION_CLASSES, trainExtension, trainExtensionInSlices, type IntentExtension } from "./intent/extension";
 import { loadIntentModel, modelLogits, NONE_CLASS, REFUSE_CLASS, type IntentModel } from "./intent/model";
+import { embedTexts, encoderHeadFor, headLogProbs, isEnglish } from "./intent/encoder";
 import { checkRefusal, type RefusalCategory } from "./refusal";
 
 export type { IntentDoc, IntentCandidate, IntentResolution };
@@ -136,8 +137,20 @@ function modelGuesses(
   model: IntentModel,
   lexical: readonly { doc: number; score: number }[],
   features: readonly string[],
+  encoder: Float64Array | null,
 ): { guesses: IntentCandidate[]; harm: number } {
   const logits = modelLogits(model, features);
+  // The encoder's reading (its head's log-probabilities, in the model's classes) weighs in on every
+  // class; a run-time class, which it does not know, gets the best that any capability got from it.
+  let encoderBest = 0;
+  if (encoder) {
+    encoderBest = -Infinity;
+    const outsideOf = new Set([model.classIndex.get(NONE_CLASS), model.classIndex.get(REFUSE_CLASS)]);
+    for (let c = 0; c < logits.length; c++) {
+      logits[c] += ENCODER_WEIGHT * encoder[c];
+      if (!outsideOf.has(c)) encoderBest = Math.max(encoderBest, encoder[c]);
+    }
+  }
   const outside = [model.classIndex.get(NONE_CLASS)!, model.classIndex.get(REFUSE_CLASS) ?? -1].filter((c) => c >= 0);
   const t = model.temperature;
   // Each registry capability's logit: the shipped model's class, or its run-time class, or none
@@ -148,7 +161,7 @@ function modelGuesses(
   });
   if (index.extension) {
     const ext = extensionLogits(index.extension, features);
-    index.extension.docs.forEach((doc, u) => (score[doc] = ext[u]));
+    index.extension.docs.forEach((doc, u) => (score[doc] = ext[u] + ENCODER_WEIGHT * encoderBest));
   }
   addLexical(score, lexical, (doc) => (Number.isNaN(score[doc]) ? -1 : doc), model.lexicalWeight);
   let max = -Infinity;
@@ -183,13 +196,13 @@ const SHORT_CAP = 0.5;
 /** The model's probability of harm at or above which a need is refused. */
 export const HARM_FLOOR = 0.5;
 
-function readText(index: IntentIndex, text: string, capShort = false): IntentResolution & { harm: number } {
+function readText(index: IntentIndex, text: string, capShort = false, encoder: Float64Array | null = null): IntentResolution & { harm: number } {
   if (!index.model) return { ...resolveLexical(index.lexical, text), harm: 0 };
   let guesses: IntentCandidate[];
   let harm: number;
   try {
     const lexical = lexicalGuesses(index.lexical, text, LEXICAL_KEEP);
-    ({ guesses, harm } = modelGuesses(index, index.model, lexical.top, intentFeatures(text)));
+    ({ guesses, harm } = modelGuesses(index, index.model, lexical.top, intentFeatures(text), encoder));
     // Capabilities the model has never seen compete with the lexical index's own confidence.
     const r = lexical.resolution;
     const fresh = [...(r.best ? [r.best] : []), ...r.candidates].filter((c) => index.unknown.has(c.capability_id));
@@ -227,11 +240,11 @@ const PART_FLOOR = 0.8;
  * to know how guests feel", must not be answered by its context); the jobs of its other parts come
  * in `also_needed`, in order, when the parts agree with the whole (its answer is one of theirs).
  */
-export function resolveNeed(index: IntentIndex, intent: string): NeedResolution {
+export function resolveNeed(index: IntentIndex, intent: string, encoder: Float64Array | null = null): NeedResolution {
   const text = typeof intent === "string" ? intent : String(intent);
   const rule = checkRefusal(text);
   if (rule) return { best: null, candidates: [], refused: rule };
-  const whole = readText(index, text, true);
+  const whole = readText(index, text, true, encoder);
   if (whole.harm >= HARM_FLOOR) return { best: null, candidates: [], refused: { category: "harmful_request", rule: "model" } };
   const answer = { best: whole.best, candidates: whole.candidates };
   if (!whole.best) return answer;
@@ -247,4 +260,62 @@ export function resolveNeed(index: IntentIndex, intent: string): NeedResolution 
   if (jobs.length < 2 || !jobs.some((j) => j.capability_id === main)) return answer;
   const also = jobs.filter((j) => j.capability_id !== main);
   return { ...answer, candidates: whole.candidates.filter((c) => !also.some((j) => j.capability_id === c.capability_id)), also_needed: also };
+}
+
+/** How much the encoder's reading weighs beside the model's (its log-probabilities are added at this weight; fitted on the development splits, docs/intents.md). */
+export const ENCODER_WEIGHT = 0.2;
+/** The model's answer at or above this confidence is kept as it is: the encoder reads only needs the model is less sure of. */
+export const ENCODER_SURE = 0.9;
+/** An answer that only the second reading gives (not the model's own) is kept from this confidence, not 0.35: below it such answers took needs nothing serves (blind dev split, docs/intents.md). */
+export const ENCODER_FLOOR = 0.55;
+
+/**
+ * A person's need as discover reads it, with the sentence encoder's help (./intent/encoder.ts):
+ * the model's reading first; when it is unsure (no answer, or one below ENCODER_SURE), the need is
+ * in English and the encoder's head matches the model, the need is read again with the encoder's
+ * reading added (ENCODER_WEIGHT). A refusal by rule stands; one by the model alone is read again
+ * the same way and stands if the joined reading refuses too. Deterministic: the same
+ * text and index give the same answer; without the encoder (not installed, failed), the model's.
+ */
+export async function readNeed(index: IntentIndex, intent: string, onEncoder?: (seconds: number) => void): Promise<NeedResolution> {
+  const text = typeof intent === "string" ? intent : String(intent);
+  const first = resolveNeed(index, text);
+  if (!needsEncoder(index, text, first)) return first;
+  const head = encoderHeadFor(index.model!.classes);
+  if (!head) return first;
+  const t0 = performance.now();
+  let embedding: Float32Array;
+  try {
+    [embedding] = await embedTexts([text]);
+  } catch (err) {
+    encoderFailed(err);
+    return first;
+  }
+  const second = resolveNeed(index, text, headLogProbs(head, embedding));
+  onEncoder?.((performance.now() - t0) / 1000);
+  // An answer the model alone did not give must be surer than the floor: ENCODER_FLOOR.
+  if (second.best && second.best.capability_id !== first.best?.capability_id && second.best.confidence < ENCODER_FLOOR) {
+    return { best: null, candidates: [second.best, ...second.candidates].slice(0, 3) };
+  }
+  return second;
+}
+
+/** Whether readNeed asks the encoder about a need the model alone read as `first`. */
+export function needsEncoder(index: IntentIndex, text: string, first: NeedResolution): boolean {
+  if (process.env.CAPDEX_INTENT_ENCODER === "off") return false;
+  // A refusal by rule stands; one by the model alone is read again (the model refused "a photo of
+  // a school building"): the joined reading refuses it again when harm is what it reads.
+  if (first.refused) return first.refused.rule === "model" && index.model !== null && isEnglish(text);
+  if (index.model === null || (first.best && first.best.confidence >= ENCODER_SURE) || !isEnglish(text)) return false;
+  // The head knows the shipped model's classes only: where a capability added since is in the
+  // running, its support for the others would bury the new one, so the first reading stands.
+  const named = first.best ? [first.best, ...first.candidates] : first.candidates;
+  return !named.some((c) => index.unknown.has(c.capability_id) || index.runtime.has(c.capability_id));
+}
+
+let warned = false;
+function encoderFailed(err: unknown): void {
+  if (warned) return;
+  warned = true;
+  console.warn(`[capdex] sentence encoder unavailable, the intent model reads alone: ${err instanceof Error ? err.message : err}`);
 }

@@ -6,7 +6,7 @@ import { ApiError } from "@/lib/http/errors";
 import { derive, getRegistry, suggestCapabilityIds, type Registry } from "@/lib/registry";
 import type { DiscoverBody, DiscoverResponse, RankingPreset } from "@/lib/schemas/discover";
 import { metrics } from "@/lib/metrics";
-import { completeIntentIndex, interimIntentIndex, needsRuntimeClasses, resolveNeed, type IntentDoc, type IntentIndex } from "./intent";
+import { completeIntentIndex, interimIntentIndex, needsRuntimeClasses, readNeed, type IntentDoc, type IntentIndex, type NeedResolution } from "./intent";
 import { logger } from "@/lib/log";
 import { describeError } from "./log";
 import { presetFromIntent } from "./intent/hints";
@@ -85,16 +85,17 @@ export function settledIntentIndexOf(registry: Registry): Promise<IntentIndex> {
 }
 
 // Agents repeat the same wordings; a resolution is a pure function of the index and the text, so
-// the answers are kept per index (bounded; cleared when full; a new index starts afresh).
+// the answers are kept per index (bounded; cleared when full; a new index starts afresh). What is
+// kept is the pending reading, so concurrent requests with one new wording read it once.
 const MAX_REMEMBERED = 10_000;
-function resolveRemembered(registry: Registry, text: string) {
+function resolveRemembered(registry: Registry, text: string): Promise<NeedResolution> {
   const index = intentIndexOf(registry);
-  const byIndex = derive(registry, "intent-answers", () => new WeakMap<IntentIndex, Map<string, ReturnType<typeof resolveNeed>>>());
+  const byIndex = derive(registry, "intent-answers", () => new WeakMap<IntentIndex, Map<string, Promise<NeedResolution>>>());
   let seen = byIndex.get(index);
   if (!seen) byIndex.set(index, (seen = new Map()));
   let answer = seen.get(text);
   if (!answer) {
-    answer = resolveNeed(index, text);
+    answer = readNeed(index, text, (seconds) => metrics().intentEncoder.observe(seconds));
     if (seen.size >= MAX_REMEMBERED) seen.clear();
     seen.set(text, answer);
   }
@@ -102,7 +103,7 @@ function resolveRemembered(registry: Registry, text: string) {
 }
 
 /** The intent resolver's reading of a need (best at or above the confidence floor, the runners-up, other jobs, or a refusal), never an error. */
-export async function readIntent(db: Db, text: string): Promise<ReturnType<typeof resolveNeed>> {
+export async function readIntent(db: Db, text: string): Promise<NeedResolution> {
   return resolveRemembered(await getRegistry(db), text);
 }
 
@@ -119,7 +120,7 @@ export async function resolveCapability(db: Db, body: Pick<DiscoverBody, "capabi
     }
     return { resolved: { capability_id: id, confidence: 1, candidates: [] }, viaIntent: false, presetFromIntent: null };
   }
-  const result = resolveRemembered(registry, body.intent ?? "");
+  const result = await resolveRemembered(registry, body.intent ?? "");
   if (result.refused) {
     metrics().refusals.inc({ category: result.refused.category });
     throw new ApiError("intent_refused", "Capdex does not serve needs that ask for harm to others; no endpoints are offered for this one.", {

@@ -53,6 +53,12 @@ function createMetrics() {
       buckets: [0.1, 0.5, 1, 2, 5, 10, 20, 60],
       registers,
     }),
+    intentEncoder: new client.Histogram({
+      name: "capdex_intent_encoder_seconds",
+      help: "Needs read a second time with the sentence encoder (English needs the intent model alone is unsure of; answers are remembered per wording), and the time each took",
+      buckets: [0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1],
+      registers,
+    }),
     paidChecks: new client.Counter({
       name: "capdex_paid_checks_total",
       help: "Paid test calls this process made, by network (CAIP-2) and verdict (docs/paid-checks.md)",
