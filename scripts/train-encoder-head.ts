@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ENCODER_DIM, ENCODER_HEAD_FILE, embedTexts, headFromFile, headLogProbs, type EncoderHeadFile } from "../lib/discovery/intent/encoder";
 import { MODEL_PATH, NONE_CLASS, REFUSE_CLASS } from "../lib/discovery/intent/model";
+import { mulberry32 } from "./eval-registry";
 import { loadSamples, readRegistry } from "./train-intents";
 
 const arg = (name: string, fallback: number) => {
@@ -48,18 +49,6 @@ async function embeddings(texts: string[]): Promise<Map<string, Float32Array>> {
   return out;
 }
 
-/** A seeded generator (mulberry32), so the order of the samples is the same on every run. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Multinomial logistic regression, minibatch Adam; W is dim x K, row-major. */
 function train(X: Float32Array, y: Int32Array, K: number) {
   const D = ENCODER_DIM;
@@ -72,7 +61,7 @@ function train(X: Float32Array, y: Int32Array, K: number) {
   const P = new Float64Array(batch * K);
   const xb = new Float32Array(batch * D);
   const order = Int32Array.from({ length: n }, (_, i) => i);
-  const rand = rng(SETTINGS.seed);
+  const rand = mulberry32(SETTINGS.seed); // the order of the samples is the same on every run
   let step = 0;
   for (let ep = 0; ep < epochs; ep++) {
     for (let i = n - 1; i > 0; i--) {
