@@ -2,7 +2,9 @@
 // domingo?") to a registry capability id, with a calibrated confidence and the runners-up.
 // Two parts, both in memory: the trained model (intent/model.ts: a multilingual classifier with a
 // "none" class for needs nothing serves) reads the need; the lexical index (intent/build.ts) knows
-// every capability of the registry, including those added since the model was trained.
+// every capability of the registry, including those added since the model was trained. For a
+// person's need (readNeed), a pretrained English sentence encoder (intent/encoder.ts) reads the
+// English needs the model is unsure of a second time.
 import { buildIndex, type IntentDoc, type IntentIndex as LexicalIndex } from "./intent/build";
 import { contentSize, intentFeatures } from "./intent/features";
 import { splitParts } from "./intent/hints";
