@@ -142,18 +142,17 @@ function modelGuesses(
   encoder: Float64Array | null,
 ): { guesses: IntentCandidate[]; harm: number } {
   const logits = modelLogits(model, features);
+  const outside = [model.classIndex.get(NONE_CLASS)!, model.classIndex.get(REFUSE_CLASS) ?? -1].filter((c) => c >= 0);
   // The encoder's reading (its head's log-probabilities, in the model's classes) weighs in on every
   // class; a run-time class, which it does not know, gets the best that any capability got from it.
   let encoderBest = 0;
   if (encoder) {
     encoderBest = -Infinity;
-    const outsideOf = new Set([model.classIndex.get(NONE_CLASS), model.classIndex.get(REFUSE_CLASS)]);
     for (let c = 0; c < logits.length; c++) {
       logits[c] += ENCODER_WEIGHT * encoder[c];
-      if (!outsideOf.has(c)) encoderBest = Math.max(encoderBest, encoder[c]);
+      if (!outside.includes(c)) encoderBest = Math.max(encoderBest, encoder[c]);
     }
   }
-  const outside = [model.classIndex.get(NONE_CLASS)!, model.classIndex.get(REFUSE_CLASS) ?? -1].filter((c) => c >= 0);
   const t = model.temperature;
   // Each registry capability's logit: the shipped model's class, or its run-time class, or none
   // (NaN: the lexical index answers for it); then the same lexical help for every one that has one.

@@ -30,7 +30,8 @@ export type EncoderHeadFile = {
 export type EncoderHead = { classes: string[]; dim: number; inputScale: number; W: Float32Array; bias: Float32Array };
 
 export function headFromFile(f: EncoderHeadFile): EncoderHead {
-  const q = new Int8Array(Buffer.from(f.weights, "base64").buffer.slice(0));
+  const bytes = Buffer.from(f.weights, "base64");
+  const q = new Int8Array(bytes.buffer, bytes.byteOffset, bytes.length);
   if (q.length !== f.dim * f.classes.length) throw new Error("intent encoder head: weights do not match dim x classes");
   const W = Float32Array.from(q, (v) => v * f.weightScale);
   return { classes: f.classes, dim: f.dim, inputScale: f.inputScale, W, bias: Float32Array.from(f.bias) };
@@ -38,7 +39,7 @@ export function headFromFile(f: EncoderHeadFile): EncoderHead {
 
 /** The shipped head, or null when there is none (the resolver then reads with the intent model alone). */
 export function loadEncoderHead(): EncoderHead | null {
-  const file = join(process.cwd(), "data", "intent-encoder-head.json");
+  const file = join(process.cwd(), ENCODER_HEAD_FILE);
   if (!existsSync(file)) return null;
   return headFromFile(JSON.parse(readFileSync(file, "utf8")) as EncoderHeadFile);
 }
